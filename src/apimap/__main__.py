@@ -1,0 +1,7 @@
+"""``python -m apimap``."""
+
+import sys
+
+from apimap.cli import main
+
+sys.exit(main())

@@ -1,0 +1,241 @@
+"""Run every rule over a set of record files and collect diagnostics."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from apimap import loader
+from apimap.allowlist import Allowlist, apply_allowlist
+from apimap.context import CorpusContext, RecordContext, RecordSummary
+from apimap.diagnostics import Diagnostic, Severity
+from apimap.location import Loc
+from apimap.rules import CORPUS_RULES, RECORD_RULES, RULES_BY_CODE, is_selected, selected
+from apimap.rules.base import Finding, Rule
+from apimap.rules.internal import INTERNAL_ERROR
+from apimap.validate import validate
+
+MAPPINGS_DIR = "mappings"
+
+
+@dataclass
+class FileResult:
+    """What checking one file produced."""
+
+    diagnostics: list[Diagnostic]
+    summary: RecordSummary | None
+
+
+@dataclass
+class CheckResult:
+    """The outcome of a whole run."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: int = 0
+    cached: int = 0
+
+    def count(self, severity: Severity) -> int:
+        """How many diagnostics of ``severity``."""
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+
+def relative_to_mappings(path: Path) -> PurePosixPath | None:
+    """The part of ``path`` below its nearest ``mappings`` folder."""
+    parts = path.parts
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] == MAPPINGS_DIR:
+            return PurePosixPath(*parts[index + 1 :])
+    return None
+
+
+def _diagnostic(rule: Rule, finding: Finding, path: str, api: str | None) -> Diagnostic:
+    return Diagnostic(
+        path=finding.path or path,
+        line=finding.loc.line,
+        col=finding.loc.col,
+        code=rule.code,
+        message=rule.message(finding.detail),
+        hint=finding.hint or rule.hint,
+        severity=rule.severity,
+        api=finding.api or api,
+    )
+
+
+def check_source(
+    path: str, raw: bytes, rules: Sequence[Rule], relpath: PurePosixPath | None = None
+) -> FileResult:
+    """Check one file's bytes. ``path`` is how diagnostics name the file."""
+    out: list[Diagnostic] = []
+    text, problems = loader.decode(raw)
+    doc = None
+    if text is not None:
+        doc, parse_problems = loader.parse(text)
+        problems += parse_problems
+    for problem in problems:
+        rule = RULES_BY_CODE[problem.code]
+        out.append(
+            _diagnostic(rule, Finding(Loc(problem.line, problem.col), problem.detail), path, None)
+        )
+    if doc is None:
+        return FileResult(out, None)
+    record, schema_findings = validate(doc)
+    api = doc.data.get("torch_api") if isinstance(doc.data.get("torch_api"), str) else None
+    out += [_diagnostic(rule, finding, path, api) for rule, finding in schema_findings]
+    if record is None:
+        return FileResult(out, None)
+    ctx = RecordContext(path=path, relpath=relpath, doc=doc, record=record)
+    for rule in rules:
+        out += _run_record_rule(rule, ctx)
+    return FileResult(out, RecordSummary.of(ctx))
+
+
+def _run_record_rule(rule: Rule, ctx: RecordContext) -> Iterator[Diagnostic]:
+    api = ctx.record.torch_api
+    try:
+        findings = list(rule.check(ctx))
+    except Exception as exc:  # a broken rule must not stop the run
+        detail = f"{rule.code} 执行失败 (rule crashed)：{type(exc).__name__}: {exc}"
+        yield _diagnostic(INTERNAL_ERROR, Finding(Loc(1, 1), detail), ctx.path, api)
+        return
+    for finding in findings:
+        yield _diagnostic(rule, finding, ctx.path, api)
+
+
+def _code_fingerprint() -> str:
+    """Changes whenever apimap's own code changes, so the cache never outlives a rule."""
+    digest = hashlib.blake2b(digest_size=16)
+    package = Path(__file__).parent
+    for source in sorted(package.rglob("*.py")):
+        digest.update(str(source.relative_to(package)).encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+class Cache:
+    """Per-file results keyed by the file's content, its path and apimap's code."""
+
+    def __init__(self, directory: Path | None, rules_key: str) -> None:
+        self.file = None if directory is None else directory / "check.json"
+        self.salt = (_code_fingerprint() + rules_key).encode()
+        self.entries: dict[str, dict[str, object]] = {}
+        self.fresh: dict[str, dict[str, object]] = {}
+        if self.file is not None and self.file.is_file():
+            try:
+                loaded = json.loads(self.file.read_text(encoding="utf-8"))
+                if isinstance(loaded, dict):
+                    self.entries = loaded
+            except (OSError, ValueError):
+                self.entries = {}
+
+    def key(self, path: str, raw: bytes) -> str:
+        """The cache key of one file."""
+        digest = hashlib.blake2b(raw, digest_size=20)
+        digest.update(path.encode())
+        digest.update(self.salt)
+        return digest.hexdigest()
+
+    def get(self, key: str) -> FileResult | None:
+        """A cached result, if any."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        self.fresh[key] = entry
+        diagnostics = entry["diagnostics"]
+        summary = entry["summary"]
+        assert isinstance(diagnostics, list)
+        return FileResult(
+            [Diagnostic.from_json(d) for d in diagnostics],
+            None if summary is None else RecordSummary.from_json(summary),  # type: ignore[arg-type]
+        )
+
+    def put(self, key: str, result: FileResult) -> None:
+        """Remember a result."""
+        self.fresh[key] = {
+            "diagnostics": [d.to_json() for d in result.diagnostics],
+            "summary": None if result.summary is None else result.summary.to_json(),
+        }
+
+    def save(self) -> None:
+        """Write the entries used in this run (atomically); stale ones are dropped."""
+        if self.file is None:
+            return
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(self.fresh, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(self.file)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+
+def iter_record_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Record files below ``paths`` (``*.yaml`` files, sorted), plus named files as given."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(
+                p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file()
+            )
+        else:
+            yield path
+
+
+def run_check(
+    paths: Sequence[Path],
+    select: set[str] | None = None,
+    ignore: set[str] | None = None,
+    allowlist: Allowlist | None = None,
+    cache_dir: Path | None = None,
+) -> CheckResult:
+    """Check every record file below ``paths``."""
+    record_rules = selected(RECORD_RULES, select, ignore)
+    corpus_rules = selected(CORPUS_RULES, select, ignore)
+    rules_key = ",".join(rule.code for rule in record_rules)
+    cache = Cache(cache_dir, rules_key)
+    result = CheckResult()
+    summaries: list[RecordSummary] = []
+    for file in iter_record_files(paths):
+        display = str(file)
+        result.files += 1
+        try:
+            raw = file.read_bytes()
+        except OSError as exc:
+            rule = RULES_BY_CODE["AM001"]
+            detail = f"无法读取 (cannot read)：{exc.strerror}"
+            result.diagnostics.append(_diagnostic(rule, Finding(Loc(1, 1), detail), display, None))
+            continue
+        key = cache.key(display, raw)
+        file_result = cache.get(key)
+        if file_result is None:
+            relpath = relative_to_mappings(file.resolve())
+            file_result = check_source(display, raw, record_rules, relpath)
+            cache.put(key, file_result)
+        else:
+            result.cached += 1
+        result.diagnostics += file_result.diagnostics
+        if file_result.summary is not None:
+            summaries.append(file_result.summary)
+    corpus = CorpusContext(summaries)
+    for rule in corpus_rules:
+        try:
+            findings = list(rule.check(corpus))
+        except Exception as exc:
+            detail = f"{rule.code} 执行失败 (rule crashed)：{type(exc).__name__}: {exc}"
+            findings = [Finding(Loc(1, 1), detail, path="<corpus>")]
+            rule = INTERNAL_ERROR
+        result.diagnostics += [_diagnostic(rule, f, "<corpus>", None) for f in findings]
+    cache.save()
+    result.diagnostics = [d for d in result.diagnostics if is_selected(d.code, select, ignore)]
+    if allowlist is not None:
+        checked_apis = {summary.api for summary in summaries}
+        result.diagnostics = apply_allowlist(
+            result.diagnostics,
+            allowlist,
+            checked_apis,
+            lambda code: is_selected(code, select, ignore),
+        )
+    result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
+    return result

@@ -1,0 +1,145 @@
+"""What rules see: one parsed record, or a summary of every record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import PurePosixPath
+
+from apimap.loader import Document
+from apimap.location import Loc, Path
+from apimap.model import Record
+from apimap.signature import Signature, SignatureError, parse_signature
+
+
+@dataclass
+class RecordContext:
+    """A record with its source positions and its parsed signatures."""
+
+    path: str
+    """The path as given on the command line (used in diagnostics)."""
+    relpath: PurePosixPath | None
+    """The path below the ``mappings/`` folder, or ``None`` outside one."""
+    doc: Document
+    record: Record
+
+    def loc(self, *path: str | int) -> Loc:
+        """Where the value at ``path`` starts."""
+        return self.doc.loc(tuple(path))
+
+    def key_loc(self, *path: str | int) -> Loc:
+        """Where the key of ``path`` starts."""
+        return self.doc.key_loc(tuple(path))
+
+    @cached_property
+    def torch_signatures(self) -> list[Signature]:
+        """The torch overloads that parse (the others are reported by their own rule)."""
+        return [sig for sig in map(_try_parse, self.record.torch_overloads) if sig is not None]
+
+    @cached_property
+    def paddle_signature(self) -> Signature | None:
+        """The paddle signature, when there is one and it parses."""
+        text = self.record.paddle_signature
+        return None if text is None else _try_parse(text)
+
+    @cached_property
+    def signatures_complete(self) -> bool:
+        """Every recorded signature parsed, so coverage rules can judge the rows."""
+        record = self.record
+        torch_ok = bool(record.torch_overloads) and len(self.torch_signatures) == len(
+            record.torch_overloads
+        )
+        paddle_ok = record.paddle_signature is None or self.paddle_signature is not None
+        return torch_ok and paddle_ok
+
+    @cached_property
+    def skipped_paddle_param(self) -> str | None:
+        """The paddle parameter ignored because a class member maps to a free function."""
+        sig = self.paddle_signature
+        if not self.record.paddle_skip_first or sig is None or not sig.params:
+            return None
+        return sig.params[0].spelled
+
+    def paddle_canonical(self, name: str) -> str:
+        """The paddle parameter a row names, resolving accepted torch-style aliases."""
+        return self.record.paddle_param_aliases.get(name, name)
+
+    def paddle_params(self) -> list[str]:
+        """Paddle parameters that the rows must cover (``name`` and a skipped first excluded)."""
+        sig = self.paddle_signature
+        if sig is None:
+            return []
+        return [
+            p.spelled
+            for p in sig.params
+            if p.name != "name" and p.spelled != self.skipped_paddle_param
+        ]
+
+    def torch_params(self) -> list[str]:
+        """Every torch parameter of every overload, in first-seen order."""
+        seen: dict[str, None] = {}
+        for sig in self.torch_signatures:
+            for param in sig.params:
+                seen.setdefault(param.spelled)
+        return list(seen)
+
+
+def _try_parse(text: str) -> Signature | None:
+    try:
+        return parse_signature(text)
+    except SignatureError:
+        return None
+
+
+@dataclass(frozen=True)
+class RecordSummary:
+    """What corpus rules need of one record (small enough to cache)."""
+
+    path: str
+    api: str
+    api_loc: Loc
+    aliases: tuple[tuple[str, Loc], ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """A plain dict for the cache."""
+        return {
+            "path": self.path,
+            "api": self.api,
+            "api_loc": list(self.api_loc),
+            "aliases": [[name, list(loc)] for name, loc in self.aliases],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> RecordSummary:
+        """Inverse of :meth:`to_json`."""
+        api_loc = data["api_loc"]
+        aliases = data["aliases"]
+        assert isinstance(api_loc, list) and isinstance(aliases, list)
+        return cls(
+            path=str(data["path"]),
+            api=str(data["api"]),
+            api_loc=Loc(*api_loc),
+            aliases=tuple((str(name), Loc(*loc)) for name, loc in aliases),
+        )
+
+    @classmethod
+    def of(cls, ctx: RecordContext) -> RecordSummary:
+        """Summarise a parsed record."""
+        return cls(
+            path=ctx.path,
+            api=ctx.record.torch_api,
+            api_loc=ctx.loc("torch_api"),
+            aliases=tuple(
+                (alias, ctx.loc("aliases", index)) for index, alias in enumerate(ctx.record.aliases)
+            ),
+        )
+
+
+@dataclass
+class CorpusContext:
+    """Every record of the run, summarised."""
+
+    records: list[RecordSummary] = field(default_factory=list)
+
+
+__all__ = ["CorpusContext", "Path", "RecordContext", "RecordSummary"]

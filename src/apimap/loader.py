@@ -1,0 +1,188 @@
+"""Safe YAML loading that keeps the line and column of every node.
+
+The loader parses with libyaml (``yaml.CParser``) and builds Python values
+itself, so that it can:
+
+* reject tags, anchors and aliases (records never need them, and aliases
+  allow exponential expansion);
+* reject duplicate keys;
+* resolve plain scalars conservatively: only ``true``/``false`` and
+  ``null``/``~``/empty are special; every other scalar stays the exact text
+  the contributor wrote (``no``, ``on``, ``1e-5``, ``2021-01-01``, ``3.10``
+  are strings). Numeric fields are converted by the record model, which
+  reports a clear error when the text is not a number;
+* remember where every value and every key starts.
+
+Problems are returned as :class:`LoadProblem` values, never raised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml._yaml import CParser
+
+from apimap.location import Loc, Path
+
+MAX_FILE_BYTES = 256 * 1024
+
+_IMPLICIT_TAG = "tag:apimap,2024:implicit"
+_BOOLS = {"true": True, "false": False}
+_NULLS = {"null", "~", ""}
+_CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class _Parser(CParser):
+    """libyaml parser whose resolver tags every untagged node the same way."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        return _IMPLICIT_TAG
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A reason the file could not be turned into data."""
+
+    code: str
+    line: int
+    col: int
+    detail: str
+
+
+@dataclass
+class Document:
+    """Parsed YAML data with the position of every value and mapping key."""
+
+    data: Any
+    values: dict[Path, Loc] = field(default_factory=dict)
+    keys: dict[Path, Loc] = field(default_factory=dict)
+
+    def loc(self, path: Path) -> Loc:
+        """Position of the value at ``path``, or of its nearest known ancestor."""
+        while path:
+            found = self.values.get(path)
+            if found is not None:
+                return found
+            path = path[:-1]
+        return self.values.get((), Loc(1, 1))
+
+    def key_loc(self, path: Path) -> Loc:
+        """Position of the key that introduces ``path`` (falls back to the value)."""
+        return self.keys.get(path) or self.loc(path)
+
+
+class _Reject(Exception):
+    def __init__(self, code: str, node: Any, detail: str) -> None:
+        super().__init__(detail)
+        self.problem = LoadProblem(
+            code, node.start_mark.line + 1, node.start_mark.column + 1, detail
+        )
+
+
+def _position_of_offset(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def decode(raw: bytes) -> tuple[str | None, list[LoadProblem]]:
+    """Turn file bytes into text, reporting size, binary, encoding and BOM problems."""
+    problems: list[LoadProblem] = []
+    if len(raw) > MAX_FILE_BYTES:
+        problems.append(
+            LoadProblem("AM005", 1, 1, f"{len(raw)} 字节 > {MAX_FILE_BYTES} 字节 (bytes)")
+        )
+        return None, problems
+    if b"\x00" in raw:
+        offset = raw.index(b"\x00")
+        line = raw.count(b"\n", 0, offset) + 1
+        col = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+        problems.append(LoadProblem("AM001", line, col, "NUL 字节 (NUL byte)"))
+        return None, problems
+    if raw.startswith(b"\xef\xbb\xbf"):
+        problems.append(LoadProblem("AM007", 1, 1, ""))
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        problems.append(LoadProblem("AM001", line, col, f"字节 0x{raw[exc.start]:02x} (byte)"))
+        return None, problems
+    control = _CONTROL.search(text)
+    if control is not None:
+        line, col = _position_of_offset(text, control.start())
+        code = f"U+{ord(control.group()):04X}"
+        problems.append(LoadProblem("AM001", line, col, f"控制字符 {code} (control character)"))
+        return None, problems
+    return text, problems
+
+
+def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
+    """Parse YAML text into a :class:`Document` (or report why not)."""
+    parser = _Parser(text)
+    try:
+        root = parser.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        col = mark.column + 1 if mark else 1
+        detail = " ".join(filter(None, [exc.context, exc.problem]))
+        return None, [LoadProblem("AM002", line, col, detail)]
+    except yaml.YAMLError as exc:  # errors without a mark
+        return None, [LoadProblem("AM002", 1, 1, str(exc))]
+    finally:
+        parser.dispose()
+    if root is None:
+        return None, [LoadProblem("AM006", 1, 1, "")]
+    doc = Document(data=None)
+    try:
+        doc.data = _build(root, (), doc, set())
+    except _Reject as rejected:
+        return None, [rejected.problem]
+    if not isinstance(doc.data, dict):
+        line = root.start_mark.line + 1
+        return None, [LoadProblem("AM008", line, root.start_mark.column + 1, "")]
+    return doc, []
+
+
+def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
+    """Build the value of ``node``; ``seen`` holds every node already built."""
+    if node.tag != _IMPLICIT_TAG:
+        raise _Reject("AM004", node, f"标签 {node.tag} (tag)")
+    if id(node) in seen:
+        raise _Reject("AM004", node, "锚点与别名 (anchor / alias)")
+    seen.add(id(node))
+    doc.values[path] = Loc(node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.ScalarNode):
+        value: str = node.value
+        if not node.style:  # plain scalar
+            if value in _BOOLS:
+                return _BOOLS[value]
+            if value in _NULLS:
+                return None
+        return value
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(item, (*path, index), doc, seen) for index, item in enumerate(node.value)]
+    result: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _IMPLICIT_TAG:
+            raise _Reject("AM004", key_node, "复杂键 (complex key)")
+        key = key_node.value
+        if key in result:
+            first = doc.keys[(*path, key)]
+            raise _Reject(
+                "AM003", key_node, f"`{key}`，首次出现在第 {first.line} 行 (first at line)"
+            )
+        doc.keys[(*path, key)] = Loc(key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+        result[key] = _build(value_node, (*path, key), doc, seen)
+    return result

@@ -1,0 +1,114 @@
+"""Parse recorded signatures such as ``torch.abs(input, *, out=None)``."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+_VARARGS = re.compile(r"[(,]\s*\*\s*[A-Za-z_]")
+_BARE_STAR = re.compile(r",\s*\*\s*(?=[,)])")
+
+
+class ParamKind(StrEnum):
+    """Python parameter kinds, as in :class:`inspect.Parameter`."""
+
+    POSITIONAL_ONLY = "positional_only"
+    POSITIONAL_OR_KEYWORD = "positional_or_keyword"
+    VAR_POSITIONAL = "var_positional"
+    KEYWORD_ONLY = "keyword_only"
+    VAR_KEYWORD = "var_keyword"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a recorded signature."""
+
+    name: str
+    kind: ParamKind
+    default: str | None = None
+
+    @property
+    def spelled(self) -> str:
+        """The name as a parameter row writes it: ``*size``, ``**kwargs``."""
+        if self.kind is ParamKind.VAR_POSITIONAL:
+            return "*" + self.name
+        if self.kind is ParamKind.VAR_KEYWORD:
+            return "**" + self.name
+        return self.name
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A parsed ``api(params)`` text."""
+
+    api: str
+    params: tuple[Param, ...]
+
+    def find(self, spelled: str) -> Param | None:
+        """The parameter a row names, by its spelling (``*size`` for varargs)."""
+        for param in self.params:
+            if param.spelled == spelled:
+                return param
+        return None
+
+
+class SignatureError(ValueError):
+    """The text is not ``dotted.name(parameters)``."""
+
+
+@lru_cache(maxsize=8192)
+def parse_signature(text: str) -> Signature:
+    """Parse ``dotted.name(a, b=1, *, c=None)``; raise :class:`SignatureError`."""
+    source = " ".join(text.split())
+    open_paren = source.find("(")
+    if open_paren <= 0 or not source.endswith(")"):
+        raise SignatureError("应为 `名称(参数, ...)` 的形式 (expected `name(params)`)")
+    api = source[:open_paren].strip()
+    if not all(part.isidentifier() for part in api.split(".")):
+        raise SignatureError(f"`{api}` 不是合法的 API 名称 (invalid API name)")
+    parameters = source[open_paren:]
+    if _VARARGS.search(parameters):
+        # PyTorch documents ``zeros(*size, *, out=None)``; Python spells it without the bare star.
+        parameters = _BARE_STAR.sub("", parameters)
+    try:
+        module = ast.parse(f"def _{parameters}: pass")
+    except SyntaxError as exc:
+        raise SignatureError(
+            f"参数列表不是合法的 Python：{exc.msg} (invalid parameter list)"
+        ) from None
+    function = module.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    params = _params(function.args)
+    names = [param.name for param in params]
+    for name in names:
+        if names.count(name) > 1:
+            raise SignatureError(f"参数 `{name}` 重复 (duplicate parameter)")
+    return Signature(api, tuple(params))
+
+
+def _params(args: ast.arguments) -> list[Param]:
+    params: list[Param] = []
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    defaults += args.defaults
+    for index, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
+        kind = (
+            ParamKind.POSITIONAL_ONLY
+            if index < len(args.posonlyargs)
+            else ParamKind.POSITIONAL_OR_KEYWORD
+        )
+        params.append(Param(arg.arg, kind, _source(default)))
+    if args.vararg is not None:
+        params.append(Param(args.vararg.arg, ParamKind.VAR_POSITIONAL))
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        params.append(Param(arg.arg, ParamKind.KEYWORD_ONLY, _source(kw_default)))
+    if args.kwarg is not None:
+        params.append(Param(args.kwarg.arg, ParamKind.VAR_KEYWORD))
+    return params
+
+
+def _source(node: ast.expr | None) -> str | None:
+    return None if node is None else ast.unparse(node)
