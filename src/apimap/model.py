@@ -70,6 +70,24 @@ class Case(_Strict):
     paddle: Text
     """Paddle 写法 / the equivalent Paddle code."""
 
+    inputs: dict[Text, Text] = Field(default_factory=dict)
+    """验证用的输入：变量名 → NumPy 表达式（可用 `np`），两侧分别转换为 torch / paddle 的 Tensor
+    / inputs for verification: name -> NumPy expression, converted to each side's tensor."""
+
+    outputs: list[Text] | None = None
+    """要比较的结果变量；省略时比较两侧都赋值的顶层变量
+    / result names to compare; default: top-level names both snippets assign."""
+
+    rtol: float | None = None
+    """相对误差容限 / relative tolerance for tensor values."""
+
+    atol: float | None = None
+    """绝对误差容限 / absolute tolerance for tensor values."""
+
+    no_value_compare: Text | None = None
+    """不比较数值的原因（随机或有状态的示例），仍比较类型、dtype 与形状
+    / why values are not compared (random or stateful cases); types, dtypes and shapes still are."""
+
 
 class Example(_Strict):
     """某个参数（或整个 API）的转写示例 / rewrite examples for one parameter or the API."""
