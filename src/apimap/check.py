@@ -87,7 +87,7 @@ def check_source(
     out += [_diagnostic(rule, finding, path, api) for rule, finding in schema_findings]
     if record is None:
         return FileResult(out, None)
-    ctx = RecordContext(path=path, relpath=relpath, doc=doc, record=record)
+    ctx = RecordContext(path=path, relpath=relpath, doc=doc, record=record, text=text)
     for rule in rules:
         out += _run_record_rule(rule, ctx)
     return FileResult(out, RecordSummary.of(ctx))

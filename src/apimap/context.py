@@ -22,6 +22,8 @@ class RecordContext:
     """The path below the ``mappings/`` folder, or ``None`` outside one."""
     doc: Document
     record: Record
+    text: str
+    """The file's decoded text (for rules that compare it with a canonical form)."""
 
     def loc(self, *path: str | int) -> Loc:
         """Where the value at ``path`` starts."""
