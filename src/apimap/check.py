@@ -80,7 +80,7 @@ def check_source(
         out.append(
             _diagnostic(rule, Finding(Loc(problem.line, problem.col), problem.detail), path, None)
         )
-    if doc is None:
+    if doc is None or text is None:
         return FileResult(out, None)
     record, schema_findings = validate(doc)
     api = doc.data.get("torch_api") if isinstance(doc.data.get("torch_api"), str) else None
