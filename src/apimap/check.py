@@ -7,7 +7,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 from apimap import loader
 from apimap.allowlist import Allowlist, apply_allowlist
@@ -43,7 +43,7 @@ class CheckResult:
         return sum(1 for d in self.diagnostics if d.severity is severity)
 
 
-def relative_to_mappings(path: Path) -> PurePosixPath | None:
+def relative_to_mappings(path: PurePath) -> PurePosixPath | None:
     """The part of ``path`` below its nearest ``mappings`` folder."""
     parts = path.parts
     for index in range(len(parts) - 2, -1, -1):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import PurePosixPath
 
+from apimap.categories import Category
 from apimap.loader import Document
 from apimap.location import Loc, Path
 from apimap.model import Record
@@ -32,6 +33,14 @@ class RecordContext:
     def key_loc(self, *path: str | int) -> Loc:
         """Where the key of ``path`` starts."""
         return self.doc.key_loc(tuple(path))
+
+    @property
+    def has_paddle_side(self) -> bool:
+        """The record compares with a paddle API (not composite, not missing)."""
+        return self.record.paddle_api is not None and self.record.category not in {
+            Category.COMPOSITE,
+            Category.MISSING,
+        }
 
     @cached_property
     def torch_signatures(self) -> list[Signature]:

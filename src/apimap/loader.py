@@ -65,6 +65,8 @@ class Document:
     data: Any
     values: dict[Path, Loc] = field(default_factory=dict)
     keys: dict[Path, Loc] = field(default_factory=dict)
+    literal_blocks: set[Path] = field(default_factory=set)
+    """Values written as ``|`` blocks: their text starts on the next line."""
 
     def loc(self, path: Path) -> Loc:
         """Position of the value at ``path``, or of its nearest known ancestor."""
@@ -74,6 +76,13 @@ class Document:
                 return found
             path = path[:-1]
         return self.values.get((), Loc(1, 1))
+
+    def text_loc(self, path: Path, line_in_text: int) -> Loc:
+        """Where line ``line_in_text`` (1-based) of a string value is in the file."""
+        start = self.loc(path)
+        if path in self.literal_blocks:
+            return Loc(start.line + line_in_text, start.col)
+        return start
 
     def key_loc(self, path: Path) -> Loc:
         """Position of the key that introduces ``path`` (falls back to the value)."""
@@ -165,6 +174,8 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
     doc.values[path] = Loc(node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.ScalarNode):
         value: str = node.value
+        if node.style == "|":
+            doc.literal_blocks.add(path)
         if not node.style:  # plain scalar
             if value in _BOOLS:
                 return _BOOLS[value]

@@ -82,9 +82,9 @@ def check_valid_python(ctx: RecordContext) -> Iterator[Finding]:
     for path, source, side in code(ctx):
         tree = parse_code(source)
         if isinstance(tree, SyntaxError):
+            line = tree.lineno or 1
             yield Finding(
-                ctx.loc(*path),
-                f"{side} 代码第 {tree.lineno or 1} 行：{tree.msg} (line {tree.lineno or 1})",
+                ctx.doc.text_loc(path, line), f"{side} 代码第 {line} 行：{tree.msg} (line {line})"
             )
 
 

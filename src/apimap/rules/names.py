@@ -51,7 +51,7 @@ def check_urls(ctx: RecordContext) -> Iterator[Finding]:
     record = ctx.record
     if record.category is Category.MISSING:
         return
-    wanted = ["torch_url"] + (["paddle_url"] if record.paddle_api is not None else [])
+    wanted = ["torch_url"] + (["paddle_url"] if ctx.has_paddle_side else [])
     for name in wanted:
         url = getattr(record, name)
         if url is None:

@@ -16,7 +16,7 @@ def check_present(ctx: RecordContext) -> Iterator[Finding]:
     record = ctx.record
     if record.torch_signature is None and record.category is not Category.MISSING:
         yield Finding(ctx.loc("torch_api"), "缺少 `torch_signature` (missing torch_signature)")
-    if record.paddle_api is not None and record.paddle_signature is None:
+    if ctx.has_paddle_side and record.paddle_signature is None:
         yield Finding(ctx.loc("paddle_api"), "缺少 `paddle_signature` (missing paddle_signature)")
 
 

@@ -1,0 +1,87 @@
+"""Every rule against its good and bad fixtures: the exact (code, line) list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apimap.allowlist import load_allowlist
+from apimap.check import check_source, relative_to_mappings, run_check
+from apimap.rules import ALL_RULES, RECORD_RULES
+from apimap.rules.base import Rule, Scope
+from rule_fixtures import (
+    FIXTURES,
+    fixture_entries,
+    read_dir_expectations,
+    read_file_fixture,
+)
+
+GENERATED_FIXTURES = {
+    "AM000": "test_check.py::test_crashing_rule_becomes_a_diagnostic",
+    "AM005": "test_loader.py::test_huge_file_is_refused",
+}
+"""Rules whose bad input is built by a test instead of a fixture file."""
+
+
+def reported_by_check(rule: Rule) -> bool:
+    """Rules that ``apimap check`` reports (the verifier reports the others)."""
+    return rule.check is not None or rule.scope in {Scope.FILE, Scope.CORPUS}
+
+
+CHECK_CODES = [rule.code for rule in ALL_RULES if reported_by_check(rule)]
+FILE_FIXTURES = [
+    entry
+    for code in CHECK_CODES
+    for entry in fixture_entries(code)
+    if entry.is_file() and entry.suffix == ".yaml"
+]
+DIR_FIXTURES = [
+    entry for code in CHECK_CODES for entry in fixture_entries(code) if entry.is_dir()
+]
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(FIXTURES))
+
+
+@pytest.mark.parametrize("fixture_file", FILE_FIXTURES, ids=_id)
+def test_file_fixture(fixture_file: Path) -> None:
+    fixture = read_file_fixture(fixture_file)
+    result = check_source(
+        str(fixture.virtual_path),
+        fixture_file.read_bytes(),
+        RECORD_RULES,
+        relative_to_mappings(fixture.virtual_path),
+    )
+    got = sorted((d.code, d.line) for d in result.diagnostics)
+    assert got == fixture.expected
+
+
+@pytest.mark.parametrize("fixture_dir", DIR_FIXTURES, ids=_id)
+def test_directory_fixture(fixture_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(fixture_dir)
+    result = run_check(
+        [Path("mappings")], allowlist=load_allowlist(Path("allowlist.yaml")), cache_dir=None
+    )
+    got = sorted((d.path, d.line, d.code) for d in result.diagnostics)
+    assert got == read_dir_expectations(Path("."))
+
+
+@pytest.mark.parametrize("code", [rule.code for rule in ALL_RULES])
+def test_every_rule_has_good_and_bad_fixtures(code: str) -> None:
+    if code in GENERATED_FIXTURES:
+        return
+    names = [entry.name for entry in fixture_entries(code)]
+    assert any(name.startswith("bad") for name in names), f"{code} has no bad fixture"
+    assert any(name.startswith("good") for name in names), f"{code} has no good fixture"
+
+
+@pytest.mark.parametrize("fixture_file", FILE_FIXTURES, ids=_id)
+def test_bad_fixture_reports_its_own_code(fixture_file: Path) -> None:
+    fixture = read_file_fixture(fixture_file)
+    code = fixture_file.parent.name
+    if fixture_file.name.startswith("bad"):
+        assert code in {c for c, _ in fixture.expected}
+    else:
+        assert code not in {c for c, _ in fixture.expected}
