@@ -36,9 +36,7 @@ FILE_FIXTURES = [
     for entry in fixture_entries(code)
     if entry.is_file() and entry.suffix == ".yaml"
 ]
-DIR_FIXTURES = [
-    entry for code in CHECK_CODES for entry in fixture_entries(code) if entry.is_dir()
-]
+DIR_FIXTURES = [entry for code in CHECK_CODES for entry in fixture_entries(code) if entry.is_dir()]
 
 
 def _id(path: Path) -> str:

@@ -28,6 +28,8 @@ from yaml._yaml import CParser
 from apimap.location import Loc, Path
 
 MAX_FILE_BYTES = 256 * 1024
+MAX_DEPTH = 32
+"""Records nest a few levels deep; anything deeper is refused before it can exhaust the stack."""
 
 _IMPLICIT_TAG = "tag:apimap,2024:implicit"
 _BOOLS = {"true": True, "false": False}
@@ -170,6 +172,8 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
         raise _Reject("AM004", node, f"标签 {node.tag} (tag)")
     if id(node) in seen:
         raise _Reject("AM004", node, "锚点与别名 (anchor / alias)")
+    if len(path) > MAX_DEPTH:
+        raise _Reject("AM005", node, f"嵌套超过 {MAX_DEPTH} 层 (nested too deeply)")
     seen.add(id(node))
     doc.values[path] = Loc(node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.ScalarNode):

@@ -37,7 +37,7 @@ TAG = Rule(
 )
 TOO_LARGE = Rule(
     "AM005",
-    "文件过大 (file too large)",
+    "文件过大或嵌套过深 (file too large or nested too deeply)",
     Scope.FILE,
     _E,
     "一条记录只描述一个 API；请拆分或精简 (one record describes one API)",

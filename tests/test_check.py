@@ -1,0 +1,79 @@
+"""The check runner: crashing rules, the cache, and the real corpus."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from apimap import check
+from apimap.check import run_check
+from apimap.diagnostics import Severity
+from apimap.rules import RECORD_RULES
+from apimap.rules.base import Rule, Scope
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = (
+    ROOT
+    / "tests"
+    / "fixtures"
+    / "rules"
+    / "AM501"
+    / "good"
+    / "mappings"
+    / "torch"
+    / "torch.abs.yaml"
+)
+
+
+def _corpus(tmp_path: Path) -> Path:
+    target = tmp_path / "mappings" / "torch" / "torch.abs.yaml"
+    target.parent.mkdir(parents=True)
+    shutil.copy(GOOD, target)
+    return target
+
+
+def test_crashing_rule_becomes_a_diagnostic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def explode(ctx: object) -> list[object]:
+        raise RuntimeError("boom")
+
+    broken = Rule("AM299", "坏规则 (broken)", Scope.RECORD, Severity.ERROR, "", explode)
+    monkeypatch.setattr(check, "RECORD_RULES", [*RECORD_RULES, broken])
+    record = _corpus(tmp_path)
+    result = run_check([record.parent.parent])
+    assert [(d.code, d.line) for d in result.diagnostics] == [("AM000", 1)]
+    assert "AM299" in result.diagnostics[0].message and "boom" in result.diagnostics[0].message
+
+
+def test_cache_reuses_results_until_the_content_changes(tmp_path: Path) -> None:
+    record = _corpus(tmp_path)
+    cache = tmp_path / "cache"
+    first = run_check([tmp_path / "mappings"], cache_dir=cache)
+    second = run_check([tmp_path / "mappings"], cache_dir=cache)
+    assert (first.cached, second.cached) == (0, 1)
+    assert first.diagnostics == second.diagnostics == []
+    record.write_text(
+        record.read_text(encoding="utf-8").replace("desc: 输入的 Tensor", "desc: 输入的 Tensor。"),
+        encoding="utf-8",
+    )
+    third = run_check([tmp_path / "mappings"], cache_dir=cache)
+    assert third.cached == 0
+    assert [d.code for d in third.diagnostics] == ["AM240"]
+
+
+def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
+    _corpus(tmp_path)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "check.json").write_text("{not json", encoding="utf-8")
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).diagnostics == []
+
+
+def test_the_committed_mappings_are_clean() -> None:
+    result = run_check([ROOT / "mappings"])
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    assert errors == []
+    assert result.files >= 5

@@ -1,0 +1,182 @@
+"""``apimap check|rules|schema`` as a user runs them: output formats and exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from apimap.cli import main
+from apimap.rules import ALL_RULES
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = (
+    ROOT
+    / "tests"
+    / "fixtures"
+    / "rules"
+    / "AM501"
+    / "good"
+    / "mappings"
+    / "torch"
+    / "torch.abs.yaml"
+)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working directory with one clean record under mappings/."""
+    target = tmp_path / "mappings" / "torch" / "torch.abs.yaml"
+    target.parent.mkdir(parents=True)
+    shutil.copy(GOOD, target)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    return tmp_path
+
+
+def _break(corpus: Path) -> Path:
+    record = corpus / "mappings" / "torch" / "torch.abs.yaml"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(
+        text.replace("desc: 保存结果的 Tensor", "desc: 保存结果的 Tensor。"), encoding="utf-8"
+    )
+    return record
+
+
+def test_clean_corpus_exits_zero(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip().endswith("(checked 1 files: 0 errors, 0 warnings)")
+
+
+def test_findings_exit_one_with_path_line_col_code(
+    corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _break(corpus)
+    assert main(["check", "--no-cache"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("mappings/torch/torch.abs.yaml:")
+    place, rest = lines[0].split(": ", 1)
+    assert place.split(":")[1:] == ["22", "11"]
+    assert rest.startswith("AM240 ")
+    assert lines[1].startswith("    提示 (hint): ")
+    assert "1 个错误" in lines[-1]
+
+
+def test_json_format(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _break(corpus)
+    assert main(["check", "--format", "json", "--no-cache"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert document["summary"] == {"files": 1, "errors": 1, "warnings": 0}
+    [diagnostic] = document["diagnostics"]
+    assert (diagnostic["code"], diagnostic["line"], diagnostic["api"]) == ("AM240", 22, "torch.abs")
+
+
+def test_github_format_is_chosen_under_github_actions(
+    corpus: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _break(corpus)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert main(["check", "--no-cache"]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(
+        "::error file=mappings/torch/torch.abs.yaml,line=22,col=11,title=AM240::"
+    )
+    assert "%0A" in first  # the hint follows on its own line
+
+
+def test_select_and_ignore_filter_by_code_prefix(
+    corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _break(corpus)
+    assert main(["check", "--no-cache", "--ignore", "AM24"]) == 0
+    assert main(["check", "--no-cache", "--select", "AM2"]) == 1
+    assert main(["check", "--no-cache", "--select", "AM501,AM1"]) == 0
+
+
+def test_strict_makes_warnings_fail(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = corpus / "mappings" / "torch" / "torch.abs.yaml"
+    lines = record.read_text(encoding="utf-8").splitlines(keepends=True)
+    record.write_text(
+        "".join(line for line in lines if not line.startswith("torch_url:")), encoding="utf-8"
+    )
+    assert main(["check", "--no-cache"]) == 0
+    assert main(["check", "--no-cache", "--strict"]) == 1
+    assert "AM209 [警告 warning]" in capsys.readouterr().out
+
+
+def test_usage_errors_exit_two(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "no/such/path"]) == 2
+    assert main(["check", "--format", "xml"]) == 2
+    assert main(["frobnicate"]) == 2
+    assert main([]) == 2
+
+
+def test_allowlist_accepts_and_goes_stale(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (corpus / "allowlist.yaml").write_text(
+        "exceptions:\n  - code: AM240\n    api: torch.abs\n    reason: 待迁移。\n", encoding="utf-8"
+    )
+    assert main(["check", "--no-cache"]) == 1  # nothing to accept: the entry is stale
+    assert "allowlist.yaml:2:5: AM601" in capsys.readouterr().out
+    _break(corpus)
+    assert main(["check", "--no-cache"]) == 0
+
+
+def test_every_bad_fixture_in_one_run_never_tracebacks(tmp_path: Path) -> None:
+    fixtures = ROOT / "tests" / "fixtures" / "rules"
+    target = tmp_path / "mappings"
+    for index, bad in enumerate(sorted(fixtures.glob("*/bad*.yaml"))):
+        (target / str(index)).mkdir(parents=True)
+        shutil.copy(bad, target / str(index) / bad.name)
+    (target / "big.yaml").write_bytes(b"a: " + b"x" * 300_000)
+    (target / "image.yaml").write_bytes(bytes(range(256)) * 4)
+    result = subprocess.run(
+        [sys.executable, "-m", "apimap", "check", "--no-cache", str(target)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr + result.stdout
+    reported = {
+        line.split(": ")[1].split()[0] for line in result.stdout.splitlines() if ": AM" in line
+    }
+    assert {
+        "AM001",
+        "AM002",
+        "AM003",
+        "AM004",
+        "AM005",
+        "AM006",
+        "AM101",
+        "AM201",
+        "AM250",
+    } <= reported
+
+
+def test_rules_lists_every_code(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[0] for line in out.splitlines()] == [rule.code for rule in ALL_RULES]
+    assert main(["rules", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["code"] for row in rows} == {rule.code for rule in ALL_RULES}
+
+
+def test_schema_check_detects_a_stale_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "schema.json"
+    assert main(["schema", "--output", str(target), "--check"]) == 1
+    assert main(["schema", "--output", str(target)]) == 0
+    assert main(["schema", "--output", str(target), "--check"]) == 0
+
+
+def test_committed_schema_is_current() -> None:
+    assert (
+        main(["schema", "--output", str(ROOT / "schema" / "mapping.schema.json"), "--check"]) == 0
+    )

@@ -1,0 +1,133 @@
+"""The YAML loader: positions, strictness, and YAML 1.1 oddities."""
+
+from __future__ import annotations
+
+from apimap import loader
+from apimap.location import Loc
+
+
+def test_positions_of_values_and_keys_are_one_based() -> None:
+    doc, problems = loader.parse("a: 1\nb:\n  - x\n  - c: d\n")
+    assert problems == []
+    assert doc is not None
+    assert doc.loc(("a",)) == Loc(1, 4)
+    assert doc.key_loc(("b",)) == Loc(2, 1)
+    assert doc.loc(("b", 0)) == Loc(3, 5)
+    assert doc.loc(("b", 1, "c")) == Loc(4, 8)
+    assert doc.key_loc(("b", 1, "c")) == Loc(4, 5)
+
+
+def test_unknown_path_falls_back_to_nearest_ancestor() -> None:
+    doc, _ = loader.parse("a:\n  b: 1\n")
+    assert doc is not None
+    assert doc.loc(("a", "missing", 3)) == doc.loc(("a",)) == Loc(2, 3)
+
+
+def test_literal_block_lines_map_to_file_lines() -> None:
+    doc, _ = loader.parse("code: |\n  x = 1\n  y = (\n")
+    assert doc is not None
+    assert doc.text_loc(("code",), 2) == Loc(3, 7)
+
+
+def test_yaml11_scalars_stay_the_text_written() -> None:
+    text = "a: no\nb: on\nc: 1e-5\nd: 2021-01-01\ne: 3.10\nf: 0o17\ng: '1'\n"
+    doc, problems = loader.parse(text)
+    assert problems == []
+    assert doc is not None
+    assert doc.data == {
+        "a": "no",
+        "b": "on",
+        "c": "1e-5",
+        "d": "2021-01-01",
+        "e": "3.10",
+        "f": "0o17",
+        "g": "1",
+    }
+
+
+def test_only_true_false_and_null_are_special() -> None:
+    doc, _ = loader.parse("a: true\nb: false\nc: null\nd: ~\ne:\nf: 'true'\ng: True\n")
+    assert doc is not None
+    assert doc.data == {
+        "a": True,
+        "b": False,
+        "c": None,
+        "d": None,
+        "e": None,
+        "f": "true",
+        "g": "True",
+    }
+
+
+def test_duplicate_key_is_reported_at_the_second_key() -> None:
+    doc, problems = loader.parse("a: 1\nb:\n  c: 1\n  c: 2\n")
+    assert doc is None
+    assert [(p.code, p.line, p.col) for p in problems] == [("AM003", 4, 3)]
+    assert "第 3 行" in problems[0].detail
+
+
+def test_tags_anchors_and_aliases_are_refused() -> None:
+    for text, line in [
+        ("a: !!python/object:os.system x\n", 1),
+        ("a: &x 1\nb: *x\n", 1),
+        ("a: !custom 1\n", 1),
+        ("? [a, b]\n: 1\n", 1),
+    ]:
+        doc, problems = loader.parse(text)
+        assert doc is None
+        assert [(p.code, p.line) for p in problems] == [("AM004", line)], text
+
+
+def test_syntax_error_has_a_location() -> None:
+    doc, problems = loader.parse("a: [1, 2\nb: 3\n")
+    assert doc is None
+    assert [(p.code, p.line) for p in problems] == [("AM002", 2)]
+
+
+def test_top_level_must_be_a_mapping() -> None:
+    _, problems = loader.parse("- a\n- b\n")
+    assert [(p.code, p.line) for p in problems] == [("AM008", 1)]
+    _, problems = loader.parse("just text\n")
+    assert [p.code for p in problems] == ["AM008"]
+
+
+def test_empty_and_comment_only_files() -> None:
+    for text in ["", "\n\n", "# nothing\n"]:
+        _, problems = loader.parse(text)
+        assert [p.code for p in problems] == ["AM006"]
+
+
+def test_decode_reports_invalid_utf8_with_position() -> None:
+    text, problems = loader.decode(b"a: 1\nb: caf\xe9\n")
+    assert text is None
+    assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 7)]
+
+
+def test_decode_reports_binary_data() -> None:
+    text, problems = loader.decode(b"\x89PNG\r\n\x1a\n\x00\x00")
+    assert text is None
+    assert [p.code for p in problems] == ["AM001"]
+
+
+def test_decode_reports_control_characters() -> None:
+    text, problems = loader.decode(b"a: 1\nb: x\x07y\n")
+    assert text is None
+    assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 5)]
+
+
+def test_bom_is_a_warning_and_the_text_still_loads() -> None:
+    text, problems = loader.decode(b"\xef\xbb\xbfa: 1\n")
+    assert text == "a: 1\n"
+    assert [p.code for p in problems] == ["AM007"]
+
+
+def test_huge_file_is_refused() -> None:
+    text, problems = loader.decode(b"a: " + b"x" * (loader.MAX_FILE_BYTES + 1))
+    assert text is None
+    assert [(p.code, p.line) for p in problems] == [("AM005", 1)]
+
+
+def test_deeply_nested_input_is_refused_not_crashed() -> None:
+    doc, problems = loader.parse("a: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert doc is None
+    assert [(p.code, p.line) for p in problems] == [("AM005", 1)]
