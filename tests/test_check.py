@@ -77,3 +77,21 @@ def test_the_committed_mappings_are_clean() -> None:
     errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
     assert errors == []
     assert result.files >= 5
+
+
+def test_worker_pool_gives_the_same_result_as_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = _corpus(tmp_path)
+    text = record.read_text(encoding="utf-8")
+    for index in range(12):
+        copy = record.parent / f"copy{index}.yaml"
+        copy.write_text(
+            text.replace("desc: 输入的 Tensor", f"desc: 输入的 Tensor{'。' * (index % 2)}"),
+            encoding="utf-8",
+        )
+    monkeypatch.setattr(check, "PARALLEL_THRESHOLD", 2)
+    serial = run_check([tmp_path / "mappings"], jobs=1)
+    parallel = run_check([tmp_path / "mappings"], jobs=2)
+    assert parallel.diagnostics == serial.diagnostics
+    assert {d.code for d in serial.diagnostics} == {"AM240", "AM250", "AM501"}

@@ -39,7 +39,7 @@ class Category(StrEnum):
     @property
     def rank(self) -> int:
         """Priority: a higher rank wins when several categories apply."""
-        return list(Category).index(self)
+        return _RANKS[self]
 
     @property
     def computable(self) -> bool:
@@ -62,6 +62,8 @@ _LABELS = {
     Category.OTHER_PACKAGE: "对应 API 不在主框架",
     Category.MISSING: "功能缺失",
 }
+
+_RANKS = {category: index for index, category in enumerate(Category)}
 
 _GROUPS = {
     Category.NO_PARAMS: 1,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -91,6 +92,33 @@ def check_source(
     for rule in rules:
         out += _run_record_rule(rule, ctx)
     return FileResult(out, RecordSummary.of(ctx))
+
+
+Job = tuple[str, bytes, PurePosixPath | None]
+"""What checking one file needs: display path, content, path below ``mappings/``."""
+
+PARALLEL_THRESHOLD = 200
+"""Below this many files a worker pool costs more than it saves."""
+
+_worker_rules: Sequence[Rule] = ()
+
+
+def _check_job(job: Job) -> FileResult:
+    return check_source(job[0], job[1], _worker_rules, job[2])
+
+
+def _check_jobs(jobs: list[Job], rules: Sequence[Rule], processes: int | None) -> list[FileResult]:
+    """Check files, in forked worker processes when there are many of them."""
+    global _worker_rules
+    processes = processes or os.cpu_count() or 1
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    if processes <= 1 or len(jobs) < PARALLEL_THRESHOLD or not fork:
+        return [check_source(display, raw, rules, relpath) for display, raw, relpath in jobs]
+    _worker_rules = rules  # inherited by the forked workers
+    context = multiprocessing.get_context("fork")
+    with context.Pool(processes) as pool:
+        chunk = max(1, len(jobs) // (processes * 8))
+        return pool.map(_check_job, jobs, chunksize=chunk)
 
 
 def _run_record_rule(rule: Rule, ctx: RecordContext) -> Iterator[Diagnostic]:
@@ -189,14 +217,16 @@ def run_check(
     ignore: set[str] | None = None,
     allowlist: Allowlist | None = None,
     cache_dir: Path | None = None,
+    jobs: int | None = None,
 ) -> CheckResult:
-    """Check every record file below ``paths``."""
+    """Check every record file below ``paths``, in ``jobs`` processes (default: one per core)."""
     record_rules = selected(RECORD_RULES, select, ignore)
     corpus_rules = selected(CORPUS_RULES, select, ignore)
     rules_key = ",".join(rule.code for rule in record_rules)
     cache = Cache(cache_dir, rules_key)
     result = CheckResult()
-    summaries: list[RecordSummary] = []
+    results: list[FileResult] = []
+    misses: list[tuple[str, Job]] = []
     for file in iter_record_files(paths):
         display = str(file)
         result.files += 1
@@ -208,16 +238,20 @@ def run_check(
             result.diagnostics.append(_diagnostic(rule, Finding(Loc(1, 1), detail), display, None))
             continue
         key = cache.key(display, raw)
-        file_result = cache.get(key)
-        if file_result is None:
-            relpath = relative_to_mappings(file.resolve())
-            file_result = check_source(display, raw, record_rules, relpath)
-            cache.put(key, file_result)
+        cached = cache.get(key)
+        if cached is None:
+            misses.append((key, (display, raw, relative_to_mappings(file.absolute()))))
         else:
             result.cached += 1
+            results.append(cached)
+    for (key, _job), file_result in zip(
+        misses, _check_jobs([job for _, job in misses], record_rules, jobs), strict=True
+    ):
+        cache.put(key, file_result)
+        results.append(file_result)
+    summaries = [r.summary for r in results if r.summary is not None]
+    for file_result in results:
         result.diagnostics += file_result.diagnostics
-        if file_result.summary is not None:
-            summaries.append(file_result.summary)
     corpus = CorpusContext(summaries)
     for rule in corpus_rules:
         try:

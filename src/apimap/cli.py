@@ -38,6 +38,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         ignore=_codes(args.ignore) if args.ignore else None,
         allowlist=allowlist,
         cache_dir=None if args.no_cache else Path(args.cache_dir),
+        jobs=args.jobs,
     )
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     WRITERS[fmt](result, sys.stdout)
@@ -102,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--cache-dir", default=".apimap_cache", help="结果缓存目录")
     check.add_argument("--no-cache", action="store_true", help="不读写缓存")
+    check.add_argument("--jobs", type=int, help="并行进程数，默认每个 CPU 一个 (worker processes)")
     check.set_defaults(handler=_cmd_check)
 
     rules = commands.add_parser("rules", help="列出所有规则代码 (list rule codes)")

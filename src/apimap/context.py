@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import PurePosixPath
+from typing import Any, TypeVar, cast
 
 from apimap.categories import Category
 from apimap.loader import Document
 from apimap.location import Loc, Path
 from apimap.model import Record
 from apimap.signature import Signature, SignatureError, parse_signature
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -25,6 +29,14 @@ class RecordContext:
     record: Record
     text: str
     """The file's decoded text (for rules that compare it with a canonical form)."""
+
+    _memo: dict[str, Any] = field(default_factory=dict)
+
+    def memo(self, key: str, compute: Callable[[], T]) -> T:
+        """A value several rules derive from the record, computed once."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return cast(T, self._memo[key])
 
     def loc(self, *path: str | int) -> Loc:
         """Where the value at ``path`` starts."""

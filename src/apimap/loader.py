@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 from yaml._yaml import CParser
+from yaml.nodes import ScalarNode, SequenceNode
 
 from apimap.location import Loc, Path
 
@@ -65,8 +66,10 @@ class Document:
     """Parsed YAML data with the position of every value and mapping key."""
 
     data: Any
-    values: dict[Path, Loc] = field(default_factory=dict)
-    keys: dict[Path, Loc] = field(default_factory=dict)
+    values: dict[Path, Any] = field(default_factory=dict)
+    """libyaml marks of every value (see :meth:`loc`)."""
+    keys: dict[Path, Any] = field(default_factory=dict)
+    """libyaml marks of every mapping key."""
     literal_blocks: set[Path] = field(default_factory=set)
     """Values written as ``|`` blocks: their text starts on the next line."""
 
@@ -75,9 +78,10 @@ class Document:
         while path:
             found = self.values.get(path)
             if found is not None:
-                return found
+                return Loc(found.line + 1, found.column + 1)
             path = path[:-1]
-        return self.values.get((), Loc(1, 1))
+        root = self.values.get(())
+        return Loc(1, 1) if root is None else Loc(root.line + 1, root.column + 1)
 
     def text_loc(self, path: Path, line_in_text: int) -> Loc:
         """Where line ``line_in_text`` (1-based) of a string value is in the file."""
@@ -88,7 +92,8 @@ class Document:
 
     def key_loc(self, path: Path) -> Loc:
         """Position of the key that introduces ``path`` (falls back to the value)."""
-        return self.keys.get(path) or self.loc(path)
+        mark = self.keys.get(path)
+        return self.loc(path) if mark is None else Loc(mark.line + 1, mark.column + 1)
 
 
 class _Reject(Exception):
@@ -167,7 +172,11 @@ def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
 
 
 def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
-    """Build the value of ``node``; ``seen`` holds every node already built."""
+    """Build the value of ``node``; ``seen`` holds every node already built.
+
+    This is the hot loop of ``apimap check``: scalars are handled inline, and positions are
+    stored as libyaml marks and turned into :class:`Loc` only when asked for.
+    """
     if node.tag != _IMPLICIT_TAG:
         raise _Reject("AM004", node, f"标签 {node.tag} (tag)")
     if id(node) in seen:
@@ -175,29 +184,55 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
     if len(path) > MAX_DEPTH:
         raise _Reject("AM005", node, f"嵌套超过 {MAX_DEPTH} 层 (nested too deeply)")
     seen.add(id(node))
-    doc.values[path] = Loc(node.start_mark.line + 1, node.start_mark.column + 1)
-    if isinstance(node, yaml.ScalarNode):
-        value: str = node.value
-        if node.style == "|":
-            doc.literal_blocks.add(path)
-        if not node.style:  # plain scalar
-            if value in _BOOLS:
-                return _BOOLS[value]
-            if value in _NULLS:
-                return None
-        return value
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(item, (*path, index), doc, seen) for index, item in enumerate(node.value)]
+    doc.values[path] = node.start_mark
+    kind = node.__class__
+    if kind is ScalarNode:
+        return _scalar(node, path, doc)
+    if kind is SequenceNode:
+        items = []
+        for index, item in enumerate(node.value):
+            child = (*path, index)
+            if item.__class__ is ScalarNode and item.tag == _IMPLICIT_TAG and id(item) not in seen:
+                seen.add(id(item))
+                doc.values[child] = item.start_mark
+                items.append(_scalar(item, child, doc))
+            else:
+                items.append(_build(item, child, doc, seen))
+        return items
     result: dict[str, Any] = {}
+    keys = doc.keys
     for key_node, value_node in node.value:
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != _IMPLICIT_TAG:
+        if key_node.__class__ is not ScalarNode or key_node.tag != _IMPLICIT_TAG:
             raise _Reject("AM004", key_node, "复杂键 (complex key)")
         key = key_node.value
+        child = (*path, key)
         if key in result:
-            first = doc.keys[(*path, key)]
+            first = doc.key_loc(child)
             raise _Reject(
                 "AM003", key_node, f"`{key}`，首次出现在第 {first.line} 行 (first at line)"
             )
-        doc.keys[(*path, key)] = Loc(key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-        result[key] = _build(value_node, (*path, key), doc, seen)
+        keys[child] = key_node.start_mark
+        if (
+            value_node.__class__ is ScalarNode
+            and value_node.tag == _IMPLICIT_TAG
+            and id(value_node) not in seen
+        ):
+            seen.add(id(value_node))
+            doc.values[child] = value_node.start_mark
+            result[key] = _scalar(value_node, child, doc)
+        else:
+            result[key] = _build(value_node, child, doc, seen)
     return result
+
+
+def _scalar(node: Any, path: Path, doc: Document) -> Any:
+    value: str = node.value
+    style = node.style
+    if not style:  # plain scalar
+        if value in _BOOLS:
+            return _BOOLS[value]
+        if value in _NULLS:
+            return None
+    elif style == "|":
+        doc.literal_blocks.add(path)
+    return value

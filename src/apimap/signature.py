@@ -6,7 +6,7 @@ import ast
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 _VARARGS = re.compile(r"[(,]\s*\*\s*[A-Za-z_]")
 _BARE_STAR = re.compile(r",\s*\*\s*(?=[,)])")
@@ -40,19 +40,20 @@ class Param:
         return self.name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Signature:
     """A parsed ``api(params)`` text."""
 
     api: str
     params: tuple[Param, ...]
 
+    @cached_property
+    def _by_spelling(self) -> dict[str, Param]:
+        return {param.spelled: param for param in self.params}
+
     def find(self, spelled: str) -> Param | None:
         """The parameter a row names, by its spelling (``*size`` for varargs)."""
-        for param in self.params:
-            if param.spelled == spelled:
-                return param
-        return None
+        return self._by_spelling.get(spelled)
 
 
 class SignatureError(ValueError):
@@ -73,15 +74,16 @@ def parse_signature(text: str) -> Signature:
     if _VARARGS.search(parameters):
         # PyTorch documents ``zeros(*size, *, out=None)``; Python spells it without the bare star.
         parameters = _BARE_STAR.sub("", parameters)
+    definition = f"def _{parameters}: pass"
     try:
-        module = ast.parse(f"def _{parameters}: pass")
+        module = ast.parse(definition)
     except SyntaxError as exc:
         raise SignatureError(
             f"参数列表不是合法的 Python：{exc.msg} (invalid parameter list)"
         ) from None
     function = module.body[0]
     assert isinstance(function, ast.FunctionDef)
-    params = _params(function.args)
+    params = _params(function.args, definition.encode())
     names = [param.name for param in params]
     for name in names:
         if names.count(name) > 1:
@@ -89,7 +91,13 @@ def parse_signature(text: str) -> Signature:
     return Signature(api, tuple(params))
 
 
-def _params(args: ast.arguments) -> list[Param]:
+def _params(args: ast.arguments, source: bytes) -> list[Param]:
+    def text(node: ast.expr | None) -> str | None:
+        # The definition is one line, so column offsets (in UTF-8 bytes) slice the default out.
+        if node is None:
+            return None
+        return source[node.col_offset : node.end_col_offset].decode()
+
     params: list[Param] = []
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
@@ -100,15 +108,11 @@ def _params(args: ast.arguments) -> list[Param]:
             if index < len(args.posonlyargs)
             else ParamKind.POSITIONAL_OR_KEYWORD
         )
-        params.append(Param(arg.arg, kind, _source(default)))
+        params.append(Param(arg.arg, kind, text(default)))
     if args.vararg is not None:
         params.append(Param(args.vararg.arg, ParamKind.VAR_POSITIONAL))
     for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        params.append(Param(arg.arg, ParamKind.KEYWORD_ONLY, _source(kw_default)))
+        params.append(Param(arg.arg, ParamKind.KEYWORD_ONLY, text(kw_default)))
     if args.kwarg is not None:
         params.append(Param(args.kwarg.arg, ParamKind.VAR_KEYWORD))
     return params
-
-
-def _source(node: ast.expr | None) -> str | None:
-    return None if node is None else ast.unparse(node)

@@ -132,10 +132,12 @@ _OTHER_SIDE = {"torch": "paddle", "paddle": "torch"}
 def check_sides(ctx: RecordContext) -> Iterator[Finding]:
     """PyTorch code does not use paddle, and Paddle code does not use torch."""
     for path, source, side in code(ctx):
+        other = _OTHER_SIDE[side]
+        if other not in source:
+            continue
         tree = parse_code(source)
         if isinstance(tree, SyntaxError):
             continue
-        other = _OTHER_SIDE[side]
         for node in ast.walk(tree):
             used = (isinstance(node, ast.Name) and node.id == other) or (
                 isinstance(node, ast.alias) and node.name.split(".")[0] == other

@@ -17,8 +17,12 @@ SENTENCE_PROSE = ("note", "text", "reason")
 """Fields that are full sentences: they end with 。"""
 
 
-def prose(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
-    """Every prose value of the record with its path."""
+def prose(ctx: RecordContext) -> list[tuple[Path, str]]:
+    """Every prose value of the record with its path (computed once per record)."""
+    return ctx.memo("prose", lambda: list(_prose(ctx)))
+
+
+def _prose(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
     record = ctx.record
     for name in ("summary", "reason"):
         value = getattr(record, name)

@@ -1,0 +1,82 @@
+"""Benchmark ``apimap check`` against a bare ``yaml.load(CSafeLoader)`` of the same files.
+
+Usage: python bench/bench_check.py [COUNT] [REPEAT]
+
+All timings are taken in this one process, side by side, as the median of REPEAT runs:
+
+* bare parse: read every file and ``yaml.load(..., Loader=yaml.CSafeLoader)``;
+* cold check: ``run_check`` without a cache (load, validate, every rule, corpus rules), with
+  the default worker processes (one per core) and with a single process;
+* warm check: ``run_check`` again with the cache filled by a previous run.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+
+from apimap.check import iter_record_files, run_check
+from apimap.rules.examples import parse_code
+from apimap.signature import parse_signature
+
+sys.path.insert(0, str(Path(__file__).parent))
+from synthetic import write_corpus
+
+
+def _median_seconds(action: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(count: int = 2000, repeat: int = 5) -> None:
+    """Generate ``count`` records and print the timings and their ratios."""
+    workdir = Path(tempfile.mkdtemp(prefix="apimap-bench-"))
+    try:
+        write_corpus(workdir, count)
+        mappings = workdir / "mappings"
+        files = list(iter_record_files([mappings]))
+        cache = workdir / "cache"
+
+        def bare() -> None:
+            for file in files:
+                yaml.load(file.read_bytes(), Loader=yaml.CSafeLoader)
+
+        def cold(jobs: int | None = None) -> None:
+            parse_signature.cache_clear()
+            parse_code.cache_clear()
+            result = run_check([mappings], cache_dir=None, jobs=jobs)
+            assert not result.diagnostics, result.diagnostics[:3]
+
+        def warm() -> None:
+            result = run_check([mappings], cache_dir=cache)
+            assert result.cached == len(files)
+
+        run_check([mappings], cache_dir=cache)  # fill the cache
+        cold()  # warm up imports and caches of the interpreter itself
+        bare_s = _median_seconds(bare, repeat)
+        cold_s = _median_seconds(cold, repeat)
+        serial_s = _median_seconds(lambda: cold(jobs=1), repeat)
+        warm_s = _median_seconds(warm, repeat)
+        print(f"records: {len(files)}, median of {repeat} runs")
+        print(f"bare yaml.load(CSafeLoader): {bare_s:.3f} s")
+        print(f"apimap check, cold:          {cold_s:.3f} s  ({cold_s / bare_s:.2f} x bare)")
+        print(f"apimap check, cold, 1 job:   {serial_s:.3f} s  ({serial_s / bare_s:.2f} x bare)")
+        print(f"apimap check, warm cache:    {warm_s:.3f} s  ({warm_s / bare_s:.2f} x bare)")
+    finally:
+        shutil.rmtree(workdir)
+
+
+if __name__ == "__main__":
+    arguments = [int(a) for a in sys.argv[1:]]
+    main(*arguments)
