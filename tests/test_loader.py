@@ -115,6 +115,12 @@ def test_decode_reports_control_characters() -> None:
     assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 5)]
 
 
+def test_decode_reports_bidirectional_overrides() -> None:
+    text, problems = loader.decode("a: 1\nb: abc\u202edef\n".encode())
+    assert text is None
+    assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 7)]
+
+
 def test_bom_is_a_warning_and_the_text_still_loads() -> None:
     text, problems = loader.decode(b"\xef\xbb\xbfa: 1\n")
     assert text == "a: 1\n"

@@ -35,7 +35,8 @@ MAX_DEPTH = 32
 _IMPLICIT_TAG = "tag:apimap,2024:implicit"
 _BOOLS = {"true": True, "false": False}
 _NULLS = {"null", "~", ""}
-_CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+"""Control characters, including the bidirectional overrides that can disguise text in a terminal."""
 
 
 class _Parser(CParser):
