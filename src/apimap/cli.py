@@ -9,12 +9,16 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
+from apimap import scaffold
 from apimap.allowlist import load_allowlist
 from apimap.check import run_check
 from apimap.diagnostics import Severity
 from apimap.report import FORMATS, WRITERS
 from apimap.rules import ALL_RULES
 from apimap.schema_export import SCHEMA_PATH, schema_text
+from apimap.verify import command as verify_command
+from apimap.workflow_commands import add_commands as add_workflow_commands
+from apimap.workflow_commands import apply_fixes
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -31,6 +35,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if missing:
         print(f"apimap check: 路径不存在 (no such path): {', '.join(missing)}", file=sys.stderr)
         return EXIT_USAGE
+    if args.fix:
+        apply_fixes(paths)
     allowlist = load_allowlist(Path(args.allowlist))
     result = run_check(
         paths,
@@ -104,6 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--cache-dir", default=".apimap_cache", help="结果缓存目录")
     check.add_argument("--no-cache", action="store_true", help="不读写缓存")
     check.add_argument("--jobs", type=int, help="并行进程数，默认每个 CPU 一个 (worker processes)")
+    check.add_argument(
+        "--fix",
+        action="store_true",
+        help="先修复标点、易混淆字符与格式 (first apply the mechanical fixes)",
+    )
     check.set_defaults(handler=_cmd_check)
 
     rules = commands.add_parser("rules", help="列出所有规则代码 (list rule codes)")
@@ -114,6 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--output", default=SCHEMA_PATH)
     schema.add_argument("--check", action="store_true", help="只检查是否过期 (fail if stale)")
     schema.set_defaults(handler=_cmd_schema)
+
+    verify_command.add_parser(commands)
+    scaffold.add_parser(commands)
+    add_workflow_commands(commands)
     return parser
 
 

@@ -156,6 +156,9 @@ class Record(_Strict):
     section: Section | None = None
     """映射表中的类别 / section of the mapping tables."""
 
+    aliases: list[ApiName] = Field(default_factory=list)
+    """PyTorch 别名，如 `torch.multiply` / torch aliases of this API."""
+
     summary: Text | None = None
     """一句话总结（覆盖默认）/ one-sentence summary overriding the generated one."""
 
@@ -164,9 +167,6 @@ class Record(_Strict):
 
     examples: list[Example] = Field(default_factory=list)
     """转写示例 / rewrite examples."""
-
-    aliases: list[ApiName] = Field(default_factory=list)
-    """PyTorch 别名，如 `torch.multiply` / torch aliases of this API."""
 
     notes: list[Note] = Field(default_factory=list)
     """迁移注意事项 / migration notes."""

@@ -10,6 +10,7 @@ from apimap.rules import (
     category_fields,
     context_category,
     corpus,
+    draft,
     examples,
     hygiene,
     identity,
@@ -17,6 +18,8 @@ from apimap.rules import (
     names,
     rows,
     signatures,
+    stamp,
+    style,
 )
 from apimap.rules.base import Rule, Scope
 from apimap.rules.internal import INTERNAL_ERROR
@@ -36,6 +39,10 @@ ALL_RULES: list[Rule] = sorted(
         *identity.RULES,
         *corpus.RULES,
         *allowlist_rules.RULES,
+        *draft.RULES,
+        *stamp.RULES,
+        *stamp.VERIFIER_RULES,
+        *style.RULES,
     ],
     key=lambda rule: rule.code,
 )

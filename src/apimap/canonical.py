@@ -1,0 +1,108 @@
+"""The canonical form of a record file: its data written by :mod:`apimap.emit`, with its comments.
+
+Records below ``mappings/`` that name their schema for the editor
+(``# yaml-language-server: $schema=...``) name it by the path relative to the
+file, so that line is rewritten when a file moves.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+from typing import Any
+
+from apimap import loader
+from apimap.emit import render
+from apimap.schema_export import SCHEMA_PATH
+from apimap.yamlcomments import Comments, find_comments
+
+SCHEMA_COMMENT = "# yaml-language-server: $schema="
+_SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=")
+
+
+class NotFormattable(Exception):
+    """The file cannot be brought into canonical form (it does not load)."""
+
+
+def schema_comment(relpath: PurePosixPath) -> str:
+    """The schema line of a record at ``mappings/<relpath>``."""
+    return SCHEMA_COMMENT + "../" * len(relpath.parts) + SCHEMA_PATH
+
+
+def _with_schema_path(comments: Comments, relpath: PurePosixPath | None) -> Comments:
+    if relpath is None or not any(_SCHEMA_LINE.match(line) for line in comments.head):
+        return comments
+    head = [schema_comment(relpath) if _SCHEMA_LINE.match(c) else c for c in comments.head]
+    return Comments(head, comments.leading, comments.eol, comments.tail)
+
+
+def _head_comments(text: str) -> list[str]:
+    """Comment lines before the first content line (all a comment-free body can have)."""
+    head = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            break
+        if stripped:
+            head.append(stripped)
+    return head
+
+
+def canonical_text(text: str, data: dict[str, Any], relpath: PurePosixPath | None) -> str:
+    """The canonical form of a file whose text is ``text`` and parsed data ``data``."""
+    return render(data, _with_schema_path(find_comments(text), relpath))
+
+
+def first_difference(text: str, data: dict[str, Any], relpath: PurePosixPath | None) -> int | None:
+    """The first line (1-based) where ``text`` leaves the canonical form, or ``None``.
+
+    Most files carry comments only at the top; for them the canonical form is
+    built from the parsed data without another pass over the text.
+    """
+    quick = render(data, _with_schema_path(Comments(head=_head_comments(text)), relpath))
+    if quick == text:
+        return None
+    canonical = canonical_text(text, data, relpath)
+    if canonical == text:
+        return None
+    have, want = text.splitlines(keepends=True), canonical.splitlines(keepends=True)
+    for number, (got, expected) in enumerate(zip(have, want, strict=False), start=1):
+        if got != expected:
+            return number
+    return max(1, min(len(want) + 1, len(have)))
+
+
+def render_checked(text: str, data: dict[str, Any], relpath: PurePosixPath | None) -> str:
+    """``data`` in canonical form with the comments of ``text``, checked before it is returned.
+
+    The result must load to ``data`` and carry the same comments; otherwise
+    :class:`NotFormattable` is raised and nothing should be written.
+    """
+    comments = _with_schema_path(find_comments(text), relpath)
+    result = render(data, comments)
+    again, _ = loader.parse(result)
+    if again is None or again.data != data:
+        raise NotFormattable("规范格式改变了数据，未写入 (canonical form would change the data)")
+    if find_comments(result).texts() != comments.texts():
+        raise NotFormattable("无法确定注释的位置，未写入 (cannot place every comment)")
+    return result
+
+
+def format_text(text: str, relpath: PurePosixPath | None) -> str:
+    """The canonical form of ``text``; raises :class:`NotFormattable` when it does not load."""
+    doc, problems = loader.parse(text)
+    if doc is None:
+        problem = problems[0]
+        raise NotFormattable(
+            f"{problem.line}:{problem.col}: {problem.code} 无法解析 (cannot parse)"
+        )
+    return render_checked(text, doc.data, relpath)
+
+
+def format_source(raw: bytes, relpath: PurePosixPath | None) -> str:
+    """The canonical form of a file's bytes (see :func:`format_text`)."""
+    text, problems = loader.decode(raw)
+    if text is None:
+        problem = problems[0]
+        raise NotFormattable(f"{problem.line}:{problem.col}: {problem.code} 无法读取 (cannot read)")
+    return format_text(text, relpath)

@@ -1,0 +1,70 @@
+"""``apimap fmt``: rewrite record files into the canonical form, atomically."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from apimap.canonical import NotFormattable, format_source
+from apimap.check import iter_record_files, relative_to_mappings
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves either the old or the new file.
+
+    The text goes to a temporary file in the same folder, is flushed to disk and
+    then renamed over the original, keeping its permissions.
+    """
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(text.encode("utf-8"))
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+@dataclass
+class FmtResult:
+    """What a formatting run did (or, with ``check_only``, would do)."""
+
+    files: int = 0
+    changed: list[Path] = field(default_factory=list)
+    failed: list[tuple[Path, str]] = field(default_factory=list)
+
+
+def run_fmt(paths: Sequence[Path], check_only: bool = False) -> FmtResult:
+    """Bring every record file below ``paths`` into canonical form."""
+    result = FmtResult()
+    for file in iter_record_files(paths):
+        result.files += 1
+        try:
+            raw = file.read_bytes()
+            canonical = format_source(raw, relative_to_mappings(file.resolve()))
+        except OSError as exc:
+            result.failed.append((file, f"无法读取 (cannot read)：{exc.strerror}"))
+            continue
+        except NotFormattable as exc:
+            result.failed.append((file, str(exc)))
+            continue
+        if canonical.encode("utf-8") == raw:
+            continue
+        if not check_only:
+            try:
+                write_atomically(file, canonical)
+            except OSError as exc:
+                result.failed.append((file, f"无法写入 (cannot write)：{exc.strerror}"))
+                continue
+        result.changed.append(file)
+    return result

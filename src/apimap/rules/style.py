@@ -1,0 +1,34 @@
+"""AM301: the file is written in the canonical form that ``apimap fmt`` produces."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from apimap.canonical import first_difference
+from apimap.context import RecordContext
+from apimap.diagnostics import Severity
+from apimap.location import Loc
+from apimap.rules.base import Finding, Rule, Scope
+
+
+def check_canonical(ctx: RecordContext) -> Iterator[Finding]:
+    """Same records, same bytes: reviewers see changes, not reformatting."""
+    line = first_difference(ctx.text, ctx.doc.data, ctx.relpath)
+    if line is not None:
+        yield Finding(
+            Loc(line, 1),
+            f"第 {line} 行起与规范格式不同 (differs from line {line})",
+            f"运行 apimap fmt {ctx.path} (run apimap fmt)",
+        )
+
+
+CANONICAL = Rule(
+    "AM301",
+    "文件不是规范格式 (file is not in canonical form)",
+    Scope.RECORD,
+    Severity.ERROR,
+    "运行 apimap fmt (run apimap fmt)",
+    check_canonical,
+)
+
+RULES = [CANONICAL]

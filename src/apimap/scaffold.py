@@ -1,0 +1,340 @@
+"""``apimap new TORCH_API [--paddle PADDLE_API]``: write a draft record from the libraries.
+
+The draft holds everything the installed libraries tell: both signatures, the
+parameter rows paired by name, by a Paddle 3.x alias, by a conventional rename
+(``input`` -> ``x``, ``dim`` -> ``axis``, ...) and then, for required
+parameters, by position (``vec2`` -> ``y``), the row
+kinds (same, rename, default_diff, torch_only, paddle_only), the category they
+imply and the paddle aliases. What only a person can write (meanings, examples,
+the action for a torch-only parameter) is left as ``TODO`` or left out, so the
+draft fails ``apimap check`` until it is finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from apimap.canonical import schema_comment
+from apimap.categories import Category, RowKind, Section, computed_category
+from apimap.emit import render
+from apimap.paths import API_NAME, record_path
+from apimap.rules.context_category import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
+from apimap.rules.draft import TODO_MARKER
+from apimap.signature import ParamKind
+from apimap.yamlcomments import Comments
+
+EXIT_CLEAN = 0
+EXIT_USAGE = 2
+
+CONVENTIONAL_RENAMES = {
+    "input": "x",
+    "other": "y",
+    "dim": "axis",
+    "eps": "epsilon",
+    "size": "shape",
+}
+"""Torch parameter -> the paddle name it usually has."""
+
+_NAMESPACE_MAP = (
+    ("torch.Tensor.", "paddle.Tensor."),
+    ("torch.utils.data.", "paddle.io."),
+    ("torch.", "paddle."),
+)
+"""Where the paddle counterpart of a torch namespace usually lives (first match wins)."""
+
+TORCH_DOCS = "https://docs.pytorch.org/docs/stable/generated/{api}.html"
+PADDLE_DOCS = "https://www.paddlepaddle.org.cn/documentation/docs/zh/api/{path}_cn.html"
+
+
+class ScaffoldError(Exception):
+    """The draft cannot be written (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class _Param:
+    spelled: str
+    name: str
+    kind: ParamKind
+    default: Any
+    """:class:`apimap.verify.defaults.Default` or ``None``."""
+
+
+@dataclass
+class Draft:
+    """The record data and what could not be inferred."""
+
+    data: dict[str, Any]
+    unknown: list[str] = field(default_factory=list)
+
+
+def guess_paddle_api(torch_api: str) -> str | None:
+    """The paddle API of the same name in the mapped namespace (case-insensitive), if any."""
+    from apimap.verify.libraries import ApiNotFound, resolve
+
+    for torch_prefix, paddle_prefix in _NAMESPACE_MAP:
+        if not torch_api.startswith(torch_prefix):
+            continue
+        candidate = paddle_prefix + torch_api[len(torch_prefix) :]
+        parent, _, name = candidate.rpartition(".")
+        try:
+            owner = resolve(parent).obj
+        except ApiNotFound:
+            return None
+        matches = sorted(n for n in dir(owner) if n.lower() == name.lower())
+        exact = [n for n in matches if n == name]
+        chosen = exact or matches
+        return f"{parent}.{chosen[0]}" if len(chosen) == 1 else None
+    return None
+
+
+def _params(signatures: list[Any]) -> list[_Param]:
+    """Every parameter of every overload, in the order of the longest overload first."""
+    seen: dict[str, _Param] = {}
+    for signature in sorted(signatures, key=lambda o: -len(o.params)):
+        for p in signature.params:
+            seen.setdefault(p.spelled, _Param(p.spelled, p.name, p.kind, p.default))
+    return list(seen.values())
+
+
+def _preferred(overloads: list[Any]) -> list[Any]:
+    """The overloads of the first source that knows the API (stubs before docstrings)."""
+    unique: dict[tuple[str, ...], Any] = {}
+    for overload in overloads:
+        if overload.source == overloads[0].source:
+            unique.setdefault(tuple(p.spelled for p in overload.params), overload)
+    return list(unique.values())
+
+
+def _same_default(torch_param: _Param, paddle_param: _Param, namespaces: Any) -> bool:
+    from apimap.verify.defaults import same_default
+
+    if torch_param.default is None:
+        return True  # a required torch argument is always passed: paddle's default is unused
+    if paddle_param.default is None:
+        return False
+    return same_default(torch_param.default.text, paddle_param.default, namespaces)
+
+
+def _required_positional(params: list[_Param]) -> list[_Param]:
+    kinds = {ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD}
+    return [p for p in params if p.kind in kinds and p.default is None]
+
+
+def pair_rows(
+    torch_params: list[_Param],
+    paddle_params: list[_Param],
+    aliases: dict[str, str],
+    namespaces: Any = (),
+) -> list[dict[str, Any]]:
+    """Parameter rows: torch order, then paddle-only parameters."""
+    by_name = {p.spelled: p for p in paddle_params}
+    pairs: dict[str, tuple[str, _Param]] = {}
+    taken: set[str] = set()
+
+    def take(torch_name: str, shown: str, paddle_name: str) -> None:
+        pairs[torch_name] = (shown, by_name[paddle_name])
+        taken.add(paddle_name)
+
+    for t in torch_params:
+        target = aliases.get(t.spelled)
+        conventional = CONVENTIONAL_RENAMES.get(t.spelled)
+        if t.spelled in by_name:
+            take(t.spelled, t.spelled, t.spelled)
+        elif target in by_name and target not in taken:
+            take(t.spelled, t.spelled, target)
+        elif conventional in by_name and conventional not in taken:
+            take(t.spelled, conventional, conventional)
+    required_torch = _required_positional(torch_params)
+    required_paddle = _required_positional(paddle_params)
+    for t, p in zip(required_torch, required_paddle, strict=False):
+        if t.spelled not in pairs and p.spelled not in taken:
+            take(t.spelled, p.spelled, p.spelled)
+    rows: list[dict[str, Any]] = []
+    for t in torch_params:
+        if t.spelled not in pairs:
+            rows.append({"torch": t.spelled, "kind": str(RowKind.TORCH_ONLY), "desc": TODO_MARKER})
+            continue
+        shown, p = pairs[t.spelled]
+        if not _same_default(t, p, namespaces):
+            kind = RowKind.DEFAULT_DIFF
+        elif shown == t.spelled:
+            kind = RowKind.SAME
+        else:
+            kind = RowKind.RENAME
+        rows.append({"torch": t.spelled, "paddle": shown, "kind": str(kind), "desc": TODO_MARKER})
+    for p in paddle_params:
+        if p.spelled not in taken:
+            rows.append(
+                {"paddle": p.spelled, "kind": str(RowKind.PADDLE_ONLY), "desc": TODO_MARKER}
+            )
+    return rows
+
+
+def _section(torch_api: str) -> Section:
+    name = torch_api.rsplit(".", 1)[-1]
+    if torch_api.startswith("torchvision."):
+        return Section.VISION
+    if torch_api.startswith("torch.nn.") and name.endswith("Loss"):
+        return Section.LOSS
+    if torch_api.startswith(("torch.nn.functional.", "torch.nn.init.")) or (
+        torch_api.startswith("torch.nn.") and name[:1].isupper()
+    ):
+        return Section.NETWORK
+    if torch_api.startswith(("torch.utils.", "torch.nn.utils.", "torch.optim.")):
+        return Section.UTILITY
+    return Section.BASIC
+
+
+def _paddle_url(paddle_api: str) -> str:
+    return PADDLE_DOCS.format(path=paddle_api.replace(".", "/"))
+
+
+def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
+    """Read both APIs and infer as much of the record as the libraries allow."""
+    from apimap.verify.aliases import documented_aliases
+    from apimap.verify.libraries import ApiNotFound, resolve
+    from apimap.verify.readers import Unreadable, read
+
+    try:
+        torch = resolve(torch_api)
+    except ApiNotFound:
+        raise ScaffoldError(f"已安装的库中没有 `{torch_api}` (no such API)") from None
+    unknown: list[str] = []
+    guessed = paddle_api is None
+    if paddle_api is None:
+        paddle_api = guess_paddle_api(torch_api)
+    elif not API_NAME.match(paddle_api):
+        raise ScaffoldError(f"`{paddle_api}` 不是合法的 API 名称 (invalid API name)")
+    paddle = None
+    if paddle_api is not None:
+        try:
+            paddle = resolve(paddle_api)
+        except ApiNotFound:
+            raise ScaffoldError(f"已安装的库中没有 `{paddle_api}` (no such API)") from None
+    data: dict[str, Any] = {"torch_api": torch_api}
+    try:
+        torch_overloads = _preferred(read(torch).overloads)
+    except Unreadable:
+        torch_overloads = []
+        unknown.append("PyTorch 签名：库中读不到 (torch signature unreadable)")
+    texts = [o.text(torch_api) for o in torch_overloads] or [f"{torch_api}({TODO_MARKER})"]
+    data["torch_signature"] = texts[0] if len(texts) == 1 else texts
+    data["torch_url"] = TORCH_DOCS.format(api=torch_api)
+    if paddle is None:
+        data["category"] = str(Category.MISSING)
+        data["reason"] = TODO_MARKER
+        unknown.append(
+            "Paddle API：未找到同名 API，按功能缺失起草；若有对应 API 请用 --paddle 指定 "
+            "(no paddle API found; drafted as missing)"
+        )
+        return Draft(data, unknown)
+    if guessed:
+        unknown.append(f"Paddle API：按名称推测为 `{paddle.api}`，请确认 (guessed by name)")
+    try:
+        actual = read(paddle)
+        paddle_overload = actual.overloads[0]
+    except Unreadable:
+        raise ScaffoldError(f"读不到 `{paddle.api}` 的签名 (paddle signature unreadable)") from None
+    data["paddle_api"] = paddle.api
+    data["paddle_signature"] = paddle_overload.text(paddle.api)
+    data["paddle_url"] = _paddle_url(paddle.api)
+    paddle_params = [p for p in _params([paddle_overload]) if p.name != "name"]
+    skip_first = torch_api.startswith("torch.Tensor.") and not paddle.api.startswith(
+        "paddle.Tensor."
+    )
+    if skip_first and paddle_params:
+        data["paddle_skip_first"] = True
+        paddle_params = paddle_params[1:]
+    paddle_names = {p.spelled for p in paddle_params}
+    aliases = {
+        alias: target
+        for alias, target in documented_aliases(getattr(paddle.obj, "__doc__", None)).items()
+        if target in paddle_names and alias not in paddle_names
+    }
+    if aliases:
+        data["paddle_param_aliases"] = aliases
+    rows = pair_rows(_params(torch_overloads), paddle_params, aliases, actual.namespaces)
+    kinds = [RowKind(row["kind"]) for row in rows]
+    category = computed_category(kinds)
+    if torch_api.startswith(TORCH_FAMILIES) and paddle.api.startswith(PADDLE_CONTEXT_OBJECTS):
+        category = Category.CONTEXT_CHANGE
+    data["category"] = str(category)
+    data["section"] = str(_section(torch_api))
+    if rows:
+        data["params"] = rows
+    examples = [
+        {"param": row["torch"], "cases": [{"torch": TODO_MARKER, "paddle": TODO_MARKER}]}
+        for row in rows
+        if row["kind"] == RowKind.TORCH_ONLY
+    ]
+    if category in {Category.COMPOSITE, Category.CONTEXT_CHANGE}:
+        examples.insert(0, {"cases": [{"torch": TODO_MARKER, "paddle": TODO_MARKER}]})
+    if examples:
+        data["examples"] = examples
+    unknown += [
+        "参数含义 desc：每行都需要填写 (every row's meaning)",
+        "链接：按常见的文档路径生成，请打开确认 (documentation links follow the usual pattern)",
+        f"分类：由参数推断为 `{category}`，类型或用法不一致（type_diff、usage_diff）需人工判断 "
+        "(category inferred from names and defaults only)",
+        f"映射表类别 section：推测为「{data['section']}」(section guessed)",
+    ]
+    if examples:
+        unknown.append(
+            "torch_only 行的 action 与转写示例：选择 rewrite / none / delete 并写示例 "
+            "(choose each torch-only row's action, write the examples)"
+        )
+    return Draft(data, unknown)
+
+
+def write_draft(mappings: Path, torch_api: str, paddle_api: str | None) -> tuple[Path, Draft]:
+    """Write the draft below ``mappings``; refuses to overwrite. Raises :class:`ScaffoldError`."""
+    if not API_NAME.match(torch_api):
+        raise ScaffoldError(f"`{torch_api}` 不是合法的 API 名称 (invalid API name)")
+    relpath = record_path(torch_api)
+    target = mappings / relpath
+    if target.exists():
+        raise ScaffoldError(f"{target} 已存在，不会覆盖 (exists; not overwritten)")
+    from apimap.verify.libraries import import_libraries
+
+    try:
+        import_libraries()
+    except ImportError as exc:
+        raise ScaffoldError(
+            f"需要 torch 与 paddle：pip install -e '.[verify]' (libraries missing: {exc})"
+        ) from None
+    draft = build_draft(torch_api, paddle_api)
+    text = render(draft.data, Comments(head=[schema_comment(relpath)]))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("x", encoding="utf-8") as handle:
+        handle.write(text)
+    return target, draft
+
+
+def add_parser(commands: Any) -> None:
+    """Register ``new`` on the subcommand parsers of ``apimap``."""
+    new = commands.add_parser(
+        "new", help="从已安装的库生成记录草稿 (draft a record from the installed libraries)"
+    )
+    new.add_argument("torch_api", help="PyTorch API 全称，如 torch.nn.Conv2d")
+    new.add_argument("--paddle", help="对应的 Paddle API；省略时按名称推测 (default: guessed)")
+    new.add_argument("--mappings", default="mappings", help="记录目录，默认 mappings/")
+    new.set_defaults(handler=run_command)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Write the draft and say what a person still has to do."""
+    try:
+        target, draft = write_draft(Path(args.mappings), args.torch_api, args.paddle)
+    except (ScaffoldError, FileExistsError) as exc:
+        print(f"apimap new: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"已写入草稿 (wrote draft) {target}")
+    print("无法推断、需要人工完成 (could not infer)：")
+    for item in draft.unknown:
+        print(f"  - {item}")
+    print(f"完成后运行 (then run): apimap check {target} && apimap verify {target}")
+    return EXIT_CLEAN

@@ -1,0 +1,63 @@
+"""Deciding whether a recorded default agrees with the library's."""
+
+from __future__ import annotations
+
+import math
+
+from apimap.verify.defaults import UNKNOWN, Default, display, evaluate, same_default
+
+
+class _Generator:
+    pass
+
+
+GENERATOR = _Generator()
+NAMESPACES = [{"default_generator": GENERATOR, "math": math}]
+
+
+def test_float_spellings_agree() -> None:
+    assert same_default("1e-5", Default("1e-05", 1e-05), NAMESPACES)
+    assert same_default("0.10", Default("0.1", 0.1), NAMESPACES)
+
+
+def test_int_and_float_differ() -> None:
+    assert not same_default("1", Default("1.0", 1.0), NAMESPACES)
+    assert not same_default("True", Default("1", 1), NAMESPACES)
+
+
+def test_different_values_differ() -> None:
+    assert not same_default("1e-3", Default("1e-05", 1e-05), NAMESPACES)
+    assert not same_default("'mean'", Default("'sum'", "sum"), NAMESPACES)
+
+
+def test_object_default_written_by_name() -> None:
+    actual = Default("default_generator", GENERATOR)
+    assert same_default("default_generator", actual, NAMESPACES)
+    assert not same_default("None", actual, NAMESPACES)
+
+
+def test_opaque_stub_default_accepts_anything() -> None:
+    assert same_default("None", Default("..."), NAMESPACES)
+
+
+def test_unevaluable_names_compare_by_last_component() -> None:
+    actual = Default("torch.preserve_format", UNKNOWN)
+    assert same_default("preserve_format", actual, NAMESPACES)
+    assert not same_default("contiguous_format", actual, NAMESPACES)
+
+
+def test_evaluate_accepts_only_safe_forms() -> None:
+    assert evaluate("-2", NAMESPACES) == -2
+    assert evaluate("float('inf')", NAMESPACES) == math.inf
+    assert evaluate("math.pi", NAMESPACES) == math.pi
+    assert evaluate("(1, [2, 3])", NAMESPACES) == (1, [2, 3])
+    assert evaluate("open('x')", NAMESPACES) is UNKNOWN
+    assert evaluate("no_such_name", NAMESPACES) is UNKNOWN
+    assert evaluate("1 +", NAMESPACES) is UNKNOWN
+
+
+def test_display_prefers_literals_then_names() -> None:
+    assert display(1e-05, NAMESPACES) == "1e-05"
+    assert display("NCL", NAMESPACES) == "'NCL'"
+    assert display(math.inf, NAMESPACES) == "float('inf')"
+    assert display(GENERATOR, NAMESPACES) == "default_generator"

@@ -1,0 +1,76 @@
+"""Comparing a recorded signature with the library's overloads."""
+
+from __future__ import annotations
+
+from apimap.signature import ParamKind, parse_signature
+from apimap.verify.defaults import Default
+from apimap.verify.drift import compare
+from apimap.verify.readers import ApiSignatures, RealParam, RealSignature
+
+P = ParamKind.POSITIONAL_OR_KEYWORD
+K = ParamKind.KEYWORD_ONLY
+
+SUM = ApiSignatures(
+    [
+        RealSignature(
+            (RealParam("input", P), RealParam("dtype", K, Default("None", None))), "stub"
+        ),
+        RealSignature(
+            (
+                RealParam("input", P),
+                RealParam("dim", P),
+                RealParam("keepdim", P, Default("False", False)),
+                RealParam("dtype", K, Default("None", None)),
+            ),
+            "stub",
+        ),
+    ]
+)
+
+
+def _codes(text: str) -> list[tuple[str, str]]:
+    return [(d.code, d.detail) for d in compare(parse_signature(text), SUM, "torch.sum")]
+
+
+def test_each_overload_can_match() -> None:
+    assert _codes("torch.sum(input, *, dtype=None)") == []
+    assert _codes("torch.sum(input, dim, keepdim=False, *, dtype=None)") == []
+
+
+def test_wrong_name_names_position_and_closest_overload() -> None:
+    [(code, detail)] = _codes("torch.sum(input, axis, keepdim=False, *, dtype=None)")
+    assert code == "AM802"
+    assert "第 2 个参数：记录为 `axis`，库中为 `dim`" in detail
+    assert "torch.sum(input, dim, keepdim=False, *, dtype=None)" in detail
+
+
+def test_order_is_compared() -> None:
+    [(code, detail)] = _codes("torch.sum(dim, input, keepdim=False, *, dtype=None)")
+    assert code == "AM802"
+    assert "order differs" in detail
+
+
+def test_missing_parameter() -> None:
+    [(code, detail)] = _codes("torch.sum(input)")
+    assert code == "AM802"
+    assert "`dtype`" in detail
+
+
+def test_keyword_only_marker() -> None:
+    assert [c for c, _ in _codes("torch.sum(input, dtype=None)")] == ["AM804"]
+
+
+def test_positional_only_counts_as_positional() -> None:
+    library = ApiSignatures(
+        [RealSignature((RealParam("x", ParamKind.POSITIONAL_ONLY),), "inspect")]
+    )
+    assert compare(parse_signature("f.g(x)"), library, "f.g") == []
+
+
+def test_default_drift_and_missing_default() -> None:
+    assert _codes("torch.sum(input, dim, keepdim=True, *, dtype=None)") == [
+        ("AM803", "`keepdim`：记录为 `True`，库中为 `False`")
+    ]
+    [(code, detail)] = _codes("torch.sum(input, dim, keepdim, *, dtype=None)")
+    assert code == "AM803"
+    assert "记录无默认值" in detail

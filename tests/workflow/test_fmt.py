@@ -1,0 +1,256 @@
+"""``apimap fmt``: the canonical form, comments, ``--check`` and atomic writes."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path, PurePosixPath
+
+import pytest
+import yaml
+from workflow_helpers import CANONICAL_DIST, write
+
+from apimap import fmt, loader
+from apimap.canonical import NotFormattable, format_text
+from apimap.cli import main
+from apimap.emit import inline_scalar, render
+from apimap.yamlcomments import Comments
+
+ROOT = Path(__file__).resolve().parents[2]
+DIST = PurePosixPath("torch/torch.dist.yaml")
+
+SHUFFLED_WITH_COMMENTS = """\
+# yaml-language-server: $schema=../schema/mapping.schema.json
+# Reviewed against the 3.3.1 docs.
+
+category: names_differ   # rows imply it
+# The torch side comes first.
+torch_api: torch.dist
+paddle_api: "paddle.dist"
+torch_signature: torch.dist(input, other, p=2)
+params:
+- kind: rename  # input is x in paddle
+  torch: input
+  desc: 输入的 Tensor
+  paddle: x
+# a flow row
+- {torch: other, paddle: y, kind: rename, desc: 另一个输入的 Tensor}
+examples:
+  - cases:
+      - paddle: >-
+          y = paddle.dist(a, b)
+        torch: |  # two lines
+          y = torch.dist(a, b)
+          z = y
+    param: p
+# kept at the end
+"""
+
+EXPECTED = """\
+# yaml-language-server: $schema=../../schema/mapping.schema.json
+# Reviewed against the 3.3.1 docs.
+# The torch side comes first.
+torch_api: torch.dist
+torch_signature: torch.dist(input, other, p=2)
+paddle_api: paddle.dist
+category: names_differ  # rows imply it
+params:
+  - torch: input
+    paddle: x
+    kind: rename  # input is x in paddle
+    desc: 输入的 Tensor
+  # a flow row
+  - torch: other
+    paddle: y
+    kind: rename
+    desc: 另一个输入的 Tensor
+examples:
+  - param: p
+    cases:
+      - torch: |  # two lines
+          y = torch.dist(a, b)
+          z = y
+        paddle: y = paddle.dist(a, b)
+# kept at the end
+"""
+
+
+def test_key_order_comments_and_styles() -> None:
+    assert format_text(SHUFFLED_WITH_COMMENTS, DIST) == EXPECTED
+
+
+def test_canonical_form_is_idempotent() -> None:
+    once = format_text(SHUFFLED_WITH_COMMENTS, DIST)
+    assert format_text(once, DIST) == once
+    assert format_text(CANONICAL_DIST, DIST) == CANONICAL_DIST
+
+
+def test_every_committed_record_and_fixture_formats_idempotently() -> None:
+    files = sorted((ROOT / "mappings").rglob("*.yaml")) + sorted(
+        (ROOT / "tests" / "fixtures").rglob("*.yaml")
+    )
+    formatted = 0
+    for file in files:
+        text, _ = loader.decode(file.read_bytes())
+        if text is None or loader.parse(text)[0] is None:
+            continue
+        once = format_text(text, None)
+        assert format_text(once, None) == once, file
+        formatted += 1
+    assert formatted > 50
+
+
+def test_schema_line_follows_the_file_location() -> None:
+    deeper = PurePosixPath("torch/nn/utils/torch.nn.utils.dist.yaml")
+    first_line = format_text(CANONICAL_DIST, deeper).splitlines()[0]
+    assert first_line == "# yaml-language-server: $schema=../../../../schema/mapping.schema.json"
+    outside = format_text(CANONICAL_DIST, None).splitlines()[0]
+    assert outside == CANONICAL_DIST.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("输入的 Tensor", "输入的 Tensor"),
+        ("*size", "'*size'"),
+        ("`dim` 的取值", "'`dim` 的取值'"),
+        ("no", "'no'"),
+        ("3.10", "'3.10'"),
+        ("1e-5", "'1e-5'"),
+        ("2.13.0", "2.13.0"),
+        ("null", "'null'"),
+        ("a: b", "'a: b'"),
+        ("a #b", "'a #b'"),
+        ("x#y", "x#y"),
+        ("it's", "it's"),
+        ("'quoted'", "'''quoted'''"),
+        ("trailing ", "'trailing '"),
+        ("tab\there", "'tab\there'"),
+        ("bell\x07", '"bell\\x07"'),
+        ("", "''"),
+    ],
+)
+def test_scalar_quoting(text: str, expected: str) -> None:
+    assert inline_scalar(text) == expected
+
+
+def test_random_strings_survive_the_round_trip() -> None:
+    pieces = [
+        "a", "中", " ", "  ", ":", ": ", "#", " #", "-", "'", '"', "\\", "\t", "\n", "\n\n",
+        "\r", "\x85", "\u2028", "\xa0", "\u3000", "\ufeff", "*", "&", "!", "%", "@", "`",
+        "|", ">", "[", "]", "{", "}", ",", "?", "0", "1.5", "yes", "~", "null", "---",
+    ]  # fmt: skip
+    generator = random.Random(20240101)
+    for _ in range(2000):
+        value = "".join(generator.choice(pieces) for _ in range(generator.randint(1, 6)))
+        data = {
+            "torch_api": "torch.x",
+            "summary": value,
+            "aliases": [value],
+            "inputs": {value: value},
+        }
+        text = render(data, Comments())
+        doc, problems = loader.parse(text)
+        assert doc is not None, (value, text, problems)
+        assert doc.data == data, (value, text)
+        assert yaml.safe_load(text) == data, (value, text)
+        assert format_text(text, None) == text
+
+
+def test_numeric_fields_stay_plain() -> None:
+    text = """\
+torch_api: torch.x
+examples:
+  - cases:
+      - torch: y = 1
+        paddle: y = 1
+        rtol: '1e-5'
+        atol: "0.001"
+        when: '0.5'
+"""
+    lines = format_text(text, None).splitlines()
+    assert "        rtol: 1e-5" in lines
+    assert "        atol: 0.001" in lines
+    assert "      - when: '0.5'" in lines
+
+
+def test_unloadable_file_is_refused() -> None:
+    with pytest.raises(NotFormattable, match="AM002"):
+        format_text("torch_api: [unclosed\n", None)
+    with pytest.raises(NotFormattable, match="AM004"):
+        format_text("torch_api: &a x\npaddle_api: *a\n", None)
+
+
+def _corpus(tmp_path: Path) -> tuple[Path, Path]:
+    canonical = write(tmp_path, "mappings/torch/torch.dist.yaml", CANONICAL_DIST)
+    messy = write(tmp_path, "mappings/torch/torch.x.yaml", SHUFFLED_WITH_COMMENTS)
+    return canonical, messy
+
+
+def test_fmt_check_lists_files_and_exits_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _canonical, messy = _corpus(tmp_path)
+    before = messy.read_bytes()
+    assert main(["fmt", "--check"]) == 1
+    assert capsys.readouterr().out == "需要格式化 (would reformat) mappings/torch/torch.x.yaml\n"
+    assert messy.read_bytes() == before
+    assert main(["fmt"]) == 0
+    assert capsys.readouterr().out == "已格式化 (reformatted) mappings/torch/torch.x.yaml\n"
+    assert main(["fmt", "--check"]) == 0
+    assert capsys.readouterr().out == ""
+    assert messy.read_text(encoding="utf-8") == EXPECTED
+
+
+def test_fmt_reports_unparseable_files_without_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    broken = write(tmp_path, "mappings/torch/torch.y.yaml", "torch_api: [unclosed\n")
+    assert main(["fmt"]) == 1
+    err = capsys.readouterr().err
+    assert "mappings/torch/torch.y.yaml: 2:1: AM002" in err
+    assert "Traceback" not in err
+    assert broken.read_text(encoding="utf-8") == "torch_api: [unclosed\n"
+    assert main(["fmt", "no/such/dir"]) == 2
+
+
+def test_crash_while_replacing_leaves_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _canonical, messy = _corpus(tmp_path)
+    before = messy.read_bytes()
+
+    def crash(source: str, target: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", crash)
+    result = fmt.run_fmt([tmp_path / "mappings"])
+    assert [path for path, _ in result.failed] == [messy]
+    assert messy.read_bytes() == before
+    assert sorted(p.name for p in messy.parent.iterdir()) == ["torch.dist.yaml", "torch.x.yaml"]
+
+
+def test_crash_while_writing_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _canonical, messy = _corpus(tmp_path)
+    before = messy.read_bytes()
+
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        fmt.write_atomically(messy, "torch_api: torch.x\n")
+    assert messy.read_bytes() == before
+    assert len(list(messy.parent.iterdir())) == 2
+
+
+def test_atomic_write_keeps_the_file_mode(tmp_path: Path) -> None:
+    target = write(tmp_path, "record.yaml", "old\n")
+    target.chmod(0o640)
+    fmt.write_atomically(target, "new\n")
+    assert target.read_text(encoding="utf-8") == "new\n"
+    assert target.stat().st_mode & 0o777 == 0o640
