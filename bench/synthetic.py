@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from apimap.paths import record_path
+from apimap.pins import PADDLE_VERSION, TORCH_VERSION
 
 _PARAMS = ["input", "other", "dim", "keepdim", "dtype", "alpha", "beta", "weight", "bias", "eps"]
 _MEANINGS = [
@@ -105,7 +106,14 @@ def record_text(index: int) -> tuple[str, str]:
             f"          y = {paddle}(a, b)",
             "          y = y * 1.0",
         ]
-    lines += ["notes:", "  - text: 这是一条用于基准测试的说明。", ""]
+    lines += [
+        "notes:",
+        "  - text: 这是一条用于基准测试的说明。",
+        "verified:",
+        f"  torch: {TORCH_VERSION}",
+        f"  paddle: {PADDLE_VERSION}",
+        "",
+    ]
     return api, "\n".join(lines)
 
 

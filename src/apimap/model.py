@@ -117,6 +117,8 @@ class Verified(_Strict):
 
     torch: Version
     paddle: Version
+    torchvision: Version | None = None
+    """torchvision 记录另需 torchvision 的版本 / torchvision records also name its version."""
 
 
 class Record(_Strict):

@@ -15,6 +15,16 @@ PADDLE_VERSION = "3.3.1"
 PINS = {"torch": TORCH_VERSION, "paddle": PADDLE_VERSION}
 """Library name -> pinned version."""
 
+VISION_PINS = {"torch": "2.14.1", "torchvision": "0.29.1", "paddle": PADDLE_VERSION}
+"""torchvision 0.29.1 only runs on torch 2.14.1 (a separate environment, see the README)."""
+
+VISION_PREFIX = "torchvision."
+
+
+def pins_for(api: str) -> dict[str, str]:
+    """The versions a record of ``api`` is verified against."""
+    return VISION_PINS if api.startswith(VISION_PREFIX) else PINS
+
 _RELEASE = re.compile(r"\d+(?:\.\d+)*")
 
 

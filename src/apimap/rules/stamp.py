@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.pins import PINS, release
+from apimap.pins import pins_for, release
 from apimap.rules.base import Finding, Rule, Scope
 
 
@@ -21,9 +21,11 @@ def check_stamp(ctx: RecordContext) -> Iterator[Finding]:
     if stamp is None:
         yield Finding(ctx.loc("torch_api"), "缺少 `verified` (no stamp)")
         return
-    for library, pinned in PINS.items():
-        stamped: str = getattr(stamp, library)
-        if release(stamped) < release(pinned):
+    for library, pinned in pins_for(ctx.record.torch_api).items():
+        stamped: str | None = getattr(stamp, library)
+        if stamped is None:
+            yield Finding(ctx.loc("verified"), f"缺少 {library} 版本 (no {library} version)")
+        elif release(stamped) < release(pinned):
             yield Finding(
                 ctx.loc("verified", library),
                 f"{library} {stamped} 早于固定版本 {pinned} (older than the pinned {pinned})",

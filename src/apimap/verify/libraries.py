@@ -27,10 +27,14 @@ class Libraries:
     @property
     def versions(self) -> dict[str, str]:
         """Installed public versions: ``{"torch": "2.13.0", "paddle": "3.3.1"}``."""
-        return {
+        versions = {
             "torch": public_version(str(self.torch.__version__)),
             "paddle": public_version(str(self.paddle.__version__)),
         }
+        vision = _import("torchvision")
+        if vision is not None:
+            versions["torchvision"] = public_version(str(vision.__version__))
+        return versions
 
 
 def import_libraries() -> Libraries:

@@ -75,12 +75,12 @@ def worker_environment() -> dict[str, str]:
 class Worker:
     """One worker process and the pipes to it."""
 
-    def __init__(self) -> None:
+    def __init__(self, python: str = sys.executable) -> None:
         self.directory = tempfile.TemporaryDirectory(prefix="apimap-verify-")
         self.stderr_path = Path(self.directory.name) / "stderr.log"
         self.stderr: IO[bytes] = self.stderr_path.open("wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "apimap.verify.worker"],
+            [python, "-m", "apimap.verify.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,
@@ -186,8 +186,16 @@ class Worker:
 class WorkerPool:
     """Run jobs on ``size`` workers; the first worker reports the versions."""
 
-    def __init__(self, size: int, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> None:
+    def __init__(
+        self,
+        size: int,
+        timeout: float,
+        startup_timeout: float = STARTUP_TIMEOUT,
+        python: str = sys.executable,
+    ) -> None:
         self.size = max(1, size)
+        self.python = python
+        """The interpreter the workers run (a separate one for torchvision records)."""
         self.timeout = timeout
         self.startup_timeout = startup_timeout
         self._idle: queue.SimpleQueue[Worker] = queue.SimpleQueue()
@@ -196,7 +204,7 @@ class WorkerPool:
         """Workers started so far (replacements included)."""
 
     def _start(self) -> Worker:
-        worker = Worker()
+        worker = Worker(self.python)
         self.started += 1
         try:
             self.versions = worker.wait_ready(self.startup_timeout)

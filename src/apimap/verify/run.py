@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from apimap.check import CheckResult, check_source, iter_record_files, relative_
 from apimap.diagnostics import Diagnostic, Severity
 from apimap.location import Path as DataPath
 from apimap.model import Record
-from apimap.pins import PINS
+from apimap.pins import PINS, VISION_PINS, VISION_PREFIX
 from apimap.rules import RULES_BY_CODE
 from apimap.rules import stamp as codes
 from apimap.rules.internal import INTERNAL_ERROR
@@ -62,6 +63,45 @@ class JobOrigin:
 
     record: int
     base: DataPath
+
+
+VISION_PYTHON_VARIABLE = "APIMAP_VISION_PYTHON"
+DEFAULT_VISION_PYTHON = Path(".venv-vision/bin/python")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """An interpreter with pinned libraries and the records verified in it."""
+
+    python: str
+    pins: dict[str, str]
+    records: frozenset[int]
+
+
+def vision_python() -> str | None:
+    """The interpreter that has torchvision: ``$APIMAP_VISION_PYTHON`` or ``.venv-vision``."""
+    configured = os.environ.get(VISION_PYTHON_VARIABLE)
+    if configured:
+        return configured
+    return str(DEFAULT_VISION_PYTHON.absolute()) if DEFAULT_VISION_PYTHON.is_file() else None
+
+
+def environments(records: list[LoadedRecord]) -> list[Environment]:
+    """torchvision records run in the torchvision interpreter when there is one.
+
+    torchvision 0.29.1 needs torch 2.14.1, which cannot share an environment with the pinned
+    torch 2.13.0; without that interpreter the records run here and report AM807.
+    """
+    vision = vision_python()
+    is_vision = [
+        vision is not None and r.record.torch_api.startswith(VISION_PREFIX) for r in records
+    ]
+    main = frozenset(i for i, flag in enumerate(is_vision) if not flag)
+    found = [Environment(sys.executable, PINS, main)]
+    if vision is not None:
+        indices = frozenset(i for i, flag in enumerate(is_vision) if flag)
+        found.append(Environment(vision, VISION_PINS, indices))
+    return found
 
 
 def default_workers(jobs: int) -> int:
@@ -165,24 +205,32 @@ def run_verify(
     jobs, origins = build_jobs(records)
     result.records = len(records)
     result.cases = sum(1 for job in jobs if job.kind == "case")
-    if jobs:
-        with WorkerPool(workers or default_workers(len(jobs)), timeout) as pool:
-            result.versions = pool.start()
-            result.startup_seconds = time.monotonic() - began
-            check_versions(result.versions)
-            outcomes = pool.run(jobs)
-            result.workers = pool.started
-        failed: set[int] = set()
-        for job, outcome in zip(jobs, outcomes, strict=True):
+    failed: set[int] = set()
+    stamps: dict[int, dict[str, str]] = {}
+    for environment in environments(records):
+        env_jobs = [job for job in jobs if origins[job.id].record in environment.records]
+        if not env_jobs:
+            continue
+        size = workers or default_workers(len(env_jobs))
+        with WorkerPool(size, timeout, python=environment.python) as pool:
+            versions = pool.start()
+            result.startup_seconds += time.monotonic() - began
+            check_versions(versions, environment.pins)
+            outcomes = pool.run(env_jobs)
+            result.workers += pool.started
+        result.versions.update(versions)
+        for index in environment.records:
+            stamps[index] = {name: versions[name] for name in environment.pins}
+        for job, outcome in zip(env_jobs, outcomes, strict=True):
             origin = origins[job.id]
             found = _result_diagnostics(records[origin.record], origin, outcome)
             if any(_blocks_stamp(d) for d in found):
                 failed.add(origin.record)
             result.diagnostics += found
-        if update:
-            for index, loaded in enumerate(records):
-                if index not in failed:
-                    _stamp(loaded, result)
+    if update:
+        for index, loaded in enumerate(records):
+            if index not in failed and index in stamps:
+                _stamp(loaded, stamps[index], result)
     result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
     result.seconds = time.monotonic() - began
     return result
@@ -193,12 +241,16 @@ def _blocks_stamp(diagnostic: Diagnostic) -> bool:
     return diagnostic.severity is Severity.ERROR or diagnostic.code == codes.NOT_INSTALLED.code
 
 
-def check_versions(installed: dict[str, str]) -> None:
+def check_versions(installed: dict[str, str], pins: dict[str, str] = PINS) -> None:
     """Raise :class:`EnvironmentMismatch` unless the installed versions are the pinned ones."""
-    wrong = {name: version for name, version in installed.items() if PINS[name] != version}
+    wrong = {
+        name: installed.get(name, "未安装 (missing)")
+        for name, pinned in pins.items()
+        if installed.get(name) != pinned
+    }
     if wrong:
         listed = "，".join(
-            f"{name} {version}（固定为 {PINS[name]}）" for name, version in wrong.items()
+            f"{name} {version}（固定为 {pins[name]}）" for name, version in wrong.items()
         )
         raise EnvironmentMismatch(
             f"已安装的版本与固定版本不符 (installed versions differ from the pins)：{listed}；"
@@ -206,9 +258,9 @@ def check_versions(installed: dict[str, str]) -> None:
         )
 
 
-def _stamp(loaded: LoadedRecord, result: VerifyResult) -> None:
+def _stamp(loaded: LoadedRecord, versions: dict[str, str], result: VerifyResult) -> None:
     try:
-        if write_stamp(loaded.file, result.versions, verified=loaded.raw):
+        if write_stamp(loaded.file, versions, verified=loaded.raw):
             result.stamped.append(loaded.path)
     except (OSError, StampError) as exc:
         result.diagnostics.append(

@@ -24,7 +24,8 @@ class StampError(Exception):
 
 def stamp_block(versions: dict[str, str], newline: str = "\n") -> list[str]:
     """The lines of the ``verified`` entry."""
-    lines = ["verified:", f"  torch: {versions['torch']}", f"  paddle: {versions['paddle']}"]
+    order = ["torch", "paddle", "torchvision"]
+    lines = ["verified:"] + [f"  {name}: {versions[name]}" for name in order if name in versions]
     return [line + newline for line in lines]
 
 
