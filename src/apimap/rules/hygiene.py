@@ -161,12 +161,20 @@ GENERATED_PHRASES = (
 )
 
 
+SUMMARY_PHRASES = ("组合替代实现：", "暂无转写方式")
+"""Sentences the page adds after a summary (the composite lead, the no-rewrite notice)."""
+
+
 def check_typed_phrases(ctx: RecordContext) -> Iterator[Finding]:
-    """The fixed remark phrases come from kind and action, never typed by hand."""
+    """The fixed phrases come from kind, action and category, never typed by hand."""
     for path, text in prose(ctx):
-        if path[0] != "params":
+        if path[0] == "params":
+            phrases = GENERATED_PHRASES
+        elif path[0] == "summary":
+            phrases = SUMMARY_PHRASES
+        else:
             continue
-        for phrase in GENERATED_PHRASES:
+        for phrase in phrases:
             if phrase in text:
                 yield Finding(ctx.loc(*path), f"「{phrase}」")
                 break
