@@ -9,10 +9,12 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
-from apimap import scaffold
+from apimap import export, scaffold, xcheck
 from apimap.allowlist import load_allowlist
 from apimap.check import run_check
 from apimap.diagnostics import Severity
+from apimap.importer import command as import_command
+from apimap.render import commands as site_commands
 from apimap.report import FORMATS, WRITERS
 from apimap.rules import ALL_RULES
 from apimap.schema_export import SCHEMA_PATH, schema_text
@@ -128,7 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify_command.add_parser(commands)
     scaffold.add_parser(commands)
+    import_command.add_parser(commands)
+    export.add_parser(commands)
+    xcheck.add_parser(commands)
     add_workflow_commands(commands)
+    site_commands.add_commands(commands)
     return parser
 
 

@@ -25,6 +25,7 @@ def pins_for(api: str) -> dict[str, str]:
     """The versions a record of ``api`` is verified against."""
     return VISION_PINS if api.startswith(VISION_PREFIX) else PINS
 
+
 _RELEASE = re.compile(r"\d+(?:\.\d+)*")
 
 

@@ -168,6 +168,7 @@ SUMMARY_PHRASES = ("组合替代实现：", "暂无转写方式")
 def check_typed_phrases(ctx: RecordContext) -> Iterator[Finding]:
     """The fixed phrases come from kind, action and category, never typed by hand."""
     for path, text in prose(ctx):
+        phrases: tuple[str, ...]
         if path[0] == "params":
             phrases = GENERATED_PHRASES
         elif path[0] == "summary":

@@ -1,0 +1,45 @@
+"""``apimap import SRC... --out mappings/``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from apimap.importer.report import write_json, write_text
+from apimap.importer.run import Outcome, run_import
+
+EXIT_CLEAN = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def add_parser(commands: Any) -> None:
+    """Register ``import`` on the subcommand parsers of ``apimap``."""
+    parser = commands.add_parser(
+        "import",
+        help="把旧的 Markdown 映射页面与映射表导入为记录 (import legacy Markdown pages)",
+    )
+    parser.add_argument("sources", nargs="+", help="Markdown 页面、映射表或其所在目录")
+    parser.add_argument("--out", default="mappings", help="记录目录，默认 mappings/")
+    parser.add_argument("--force", action="store_true", help="覆盖已有记录 (overwrite records)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(handler=run_command)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Import, print the report; exit 1 when a page or row failed."""
+    sources = [Path(source) for source in args.sources]
+    missing = [str(path) for path in sources if not path.exists()]
+    if missing:
+        print(f"apimap import: 路径不存在 (no such path): {', '.join(missing)}", file=sys.stderr)
+        return EXIT_USAGE
+    out = Path(args.out)
+    result = run_import(sources, out, force=args.force)
+    if args.format == "json":
+        write_json(result, sys.stdout, out)
+    else:
+        write_text(result, sys.stdout, out)
+    failed = any(unit.outcome is Outcome.FAILED for unit in result.units)
+    return EXIT_FAILED if failed else EXIT_CLEAN

@@ -1,0 +1,546 @@
+"""Read one mapping page, in the layout of the specification, into a record.
+
+The page is read by what its parts say, not by heading depth, so ``##`` and
+``###`` titles, the spec's layout and the site renderer's layout all work:
+
+* the title ``[ 分类 ] api`` gives the API and the category;
+* the next API headings (links, or bare names when the URL is missing) give
+  the PyTorch and Paddle sides, each followed by its signature block(s);
+* paragraphs after them are the summary, the alias line and the package line;
+* ``参数映射`` holds the table, ``转写示例`` the examples, ``注意事项`` the notes.
+
+Anything else is kept and reported (:mod:`apimap.importer.problems`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from apimap.categories import Category, RowKind
+from apimap.importer import patterns
+from apimap.importer.blocks import Block, Break, Fence, FrontMatter, Heading, Paragraph, Table, scan
+from apimap.importer.category_names import CategoryName, category_name
+from apimap.importer.code import code_text, split_block
+from apimap.importer.inline import (
+    Link,
+    code_spans,
+    flatten,
+    link_or_text,
+    links,
+    plain_name,
+    prose,
+    strip_tags,
+)
+from apimap.importer.problems import (
+    BAD_API,
+    BAD_TABLE,
+    LEGACY_CATEGORY,
+    MERGED_SUMMARY,
+    NO_PARAM_TABLE,
+    NO_TITLE,
+    PROSE_IN_CODE,
+    STATED_DEFAULTS,
+    UNCLOSED_FENCE,
+    UNKNOWN_CATEGORY,
+    UNMAPPED_ROW,
+    UNMAPPED_TEXT,
+    UNSPLIT_CODE,
+    Problem,
+    Severity,
+)
+from apimap.importer.record_data import RecordData, validate_data
+from apimap.importer.rows import RowDraft, inconsistent_kind, read_row
+from apimap.model import Record
+from apimap.paths import API_NAME
+from apimap.render import phrases
+
+_TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
+_API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")
+_ALIASES = re.compile(r"^别名\s*[：:]\s*(?P<rest>.+)$")
+_PACKAGE = re.compile(r"^所在的包\s*[：:]\s*(?P<rest>.+)$")
+_BADGE = re.compile(r"^\[(?P<text>.*)\]\{\.apimap-badge\}$")
+_LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
+_PARAM_NAME = re.compile(r"^\*{0,2}[A-Za-z_]\w*$")
+_HEADING_SPLIT = re.compile(r"\s*[：:]\s*")
+_SECTIONS = {"参数映射": "params", "转写示例": "examples", "注意事项": "notes"}
+_TABLES_DOC = "tables.md"
+_IGNORED_FRONT_MATTER = "orphan: true"
+_WHEN = patterns.whole(phrases.when_line(patterns.DESC))
+_REMARK_HEADER = "备注"
+
+
+@dataclass
+class _Case:
+    line: int
+    when: str | None
+    torch: str
+    paddle: str
+
+
+@dataclass
+class _Example:
+    line: int
+    heading: str | None
+    cases: list[_Case] = field(default_factory=list)
+
+
+@dataclass
+class _Note:
+    line: int
+    text: str
+    case: _Case | None = None
+
+
+@dataclass
+class PageResult:
+    """A page read into a record (``None`` when it failed) and its problems."""
+
+    record: Record | None
+    problems: list[Problem]
+
+
+class _Failed(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message())
+        self.problem = problem
+
+
+def _source(block: Block) -> str:
+    """A block as it stood in the page, for keeping it in a comment."""
+    if isinstance(block, Heading):
+        return f"{'#' * block.level} {block.text}"
+    if isinstance(block, Fence):
+        return f"```{block.info}\n{block.code}\n```"
+    if isinstance(block, Table):
+        return block.source
+    if isinstance(block, FrontMatter):
+        return f"---\n{block.text}\n---"
+    if isinstance(block, Paragraph):
+        return block.text
+    return "---"
+
+
+def _section(heading: Heading) -> str | None:
+    text = plain_name(strip_tags(heading.text)) or ""
+    return _SECTIONS.get(text.rstrip("：:").strip())
+
+
+def _signature(code: str) -> str:
+    """A signature block as one line (signatures may be split over lines)."""
+    text = flatten(code)
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
+
+
+def _is_footer(paragraph: Paragraph) -> bool:
+    targets = [link.target or "" for link in links(paragraph.text)]
+    return any(target.endswith(_TABLES_DOC) for target in targets)
+
+
+def _split_heading(text: str) -> tuple[str | None, str | None]:
+    """``参数名：功能`` -> (param, purpose); ``返回值：…`` has no param."""
+    flat = prose(strip_tags(text))
+    parts = _HEADING_SPLIT.split(flat, maxsplit=1)
+    name = plain_name(parts[0]) or ""
+    purpose = parts[1].strip() if len(parts) > 1 else None
+    if name == phrases.RETURN_LABEL:
+        return None, purpose or None
+    if _PARAM_NAME.match(name):
+        return name, purpose or None
+    return None, flat or None
+
+
+class _PageReader:
+    """Walks the blocks of one page and collects the record's parts."""
+
+    def __init__(self, blocks: list[Block]) -> None:
+        self.blocks = blocks
+        self.problems: list[Problem] = []
+        self.state = "lead"
+        self.api = ""
+        self.name: CategoryName | None = None
+        self.title_line = 1
+        self.sides: list[tuple[Heading, Link]] = []
+        self.torch_signatures: list[str] = []
+        self.paddle_signature: str | None = None
+        self.lead: list[tuple[str, Paragraph]] = []
+        self.verified: dict[str, str] | None = None
+        self.params_heading: Heading | None = None
+        self.table: Table | None = None
+        self.examples: list[_Example] = []
+        self.no_rewrite: Paragraph | None = None
+        self.notes: list[_Note] = []
+        self.when: tuple[int, str] | None = None
+
+    def lose(self, block: Block, detail: str = "") -> None:
+        self.problems.append(Problem(UNMAPPED_TEXT, block.line, detail, kept=_source(block)))
+
+    def read(self) -> None:
+        unclosed = next((b for b in self.blocks if isinstance(b, Fence) and b.unclosed), None)
+        if unclosed is not None:
+            raise _Failed(Problem(UNCLOSED_FENCE, unclosed.line))
+        start = self._title()
+        index = start
+        while index < len(self.blocks):
+            block = self.blocks[index]
+            if isinstance(block, Break):
+                following = self.blocks[index + 1] if index + 1 < len(self.blocks) else None
+                if isinstance(following, Paragraph) and _is_footer(following):
+                    index += 1
+            elif isinstance(block, Heading):
+                self._heading(block)
+            elif isinstance(block, Paragraph):
+                self._paragraph(block)
+            elif isinstance(block, Fence):
+                self._fence(block)
+            elif isinstance(block, Table):
+                self._table(block)
+            else:
+                self.lose(block)
+            index += 1
+        self._flush_when()
+
+    def _title(self) -> int:
+        for index, block in enumerate(self.blocks):
+            if isinstance(block, FrontMatter):
+                if block.text.strip() != _IGNORED_FRONT_MATTER:
+                    self.lose(block)
+                continue
+            match = _TITLE.match(block.text) if isinstance(block, Heading) else None
+            if match is None:
+                continue
+            self.title_line = block.line
+            api = link_or_text(match.group("api")).label
+            if not API_NAME.match(api):
+                raise _Failed(Problem(BAD_API, block.line, f"`{api}`"))
+            name = category_name(strip_tags(match.group("label")))
+            if name is None:
+                raise _Failed(Problem(UNKNOWN_CATEGORY, block.line, f"`{match.group('label')}`"))
+            self.api, self.name = api, name
+            for earlier in self.blocks[:index]:
+                if not isinstance(earlier, FrontMatter):
+                    self.lose(earlier)
+            return index + 1
+        raise _Failed(Problem(NO_TITLE, 1))
+
+    def _heading(self, heading: Heading) -> None:
+        section = _section(heading)
+        if section is not None:
+            self._flush_when()
+            self.state = section
+            if section == "params":
+                self.params_heading = heading
+            return
+        if self.state == "examples":
+            self._flush_when()
+            self.examples.append(_Example(heading.line, heading.text))
+            return
+        if self.state in ("lead", "torch") and self._side(heading):
+            return
+        self.lose(heading)
+
+    def _side(self, heading: Heading) -> bool:
+        link = link_or_text(heading.text)
+        match = _API_PREFIX.match(link.label)
+        if match is None:
+            return False
+        self.sides.append((heading, Link(match.group("name"), link.target)))
+        if match.group("rest").strip():
+            self.problems.append(
+                Problem(UNMAPPED_TEXT, heading.line, "标题中多余的文字", kept=heading.text)
+            )
+        self.state = "torch" if len(self.sides) == 1 else "paddle"
+        return True
+
+    def _paragraph(self, paragraph: Paragraph) -> None:
+        text = prose(paragraph.text)
+        if self.state == "lead":
+            badge = _BADGE.match(flatten(paragraph.text))
+            versions = patterns.badge_versions(prose(badge.group("text"))) if badge else None
+            if versions is not None:
+                self.verified = {"torch": versions[0], "paddle": versions[1]}
+            else:
+                self.lose(paragraph)
+        elif self.state in ("torch", "paddle"):
+            self.lead.append((self.state, paragraph))
+        elif self.state == "examples":
+            self._flush_when()
+            when = _WHEN.match(text)
+            if patterns.is_phrase(text, phrases.NO_REWRITE):
+                self.no_rewrite = paragraph
+            elif when is not None:
+                self.when = (paragraph.line, when.group("desc").strip())
+            else:
+                self.lose(paragraph)
+        elif self.state == "notes":
+            self._flush_when()
+            when = _WHEN.match(text)
+            if when is not None and self.notes and self.notes[-1].case is None:
+                self.when = (paragraph.line, when.group("desc").strip())
+            else:
+                self.notes.append(_Note(paragraph.line, text))
+        else:
+            self.lose(paragraph)
+
+    def _flush_when(self) -> None:
+        """A condition line not followed by code is kept as a loss."""
+        if self.when is not None:
+            line, text = self.when
+            self.problems.append(Problem(UNMAPPED_TEXT, line, kept=text))
+            self.when = None
+
+    def _fence(self, fence: Fence) -> None:
+        if self.state == "torch":
+            self.torch_signatures.append(_signature(fence.code))
+        elif self.state == "paddle" and self.paddle_signature is None:
+            self.paddle_signature = _signature(fence.code)
+        elif self.state in ("examples", "notes"):
+            self._code(fence)
+        else:
+            self.lose(fence)
+
+    def _code(self, fence: Fence) -> None:
+        split = split_block(fence.code, fence.line + 1)
+        for line, text in split.prose:
+            self.problems.append(Problem(PROSE_IN_CODE, line, kept=text))
+        for line, text in split.stray:
+            self.problems.append(Problem(UNSPLIT_CODE, line, kept=text))
+        when = self.when[1] if self.when else None
+        self.when = None
+        cases: list[_Case] = []
+        for case in split.cases:
+            if case.torch is None or case.paddle is None:
+                side = "torch" if case.torch is not None else "paddle"
+                kept = code_text(case.torch or case.paddle or [])
+                self.problems.append(
+                    Problem(UNSPLIT_CODE, case.line, f"只有 {side} 一侧 (one side only)", kept=kept)
+                )
+                continue
+            case_when = case.when or (when if not cases else None)
+            cases.append(_Case(case.line, case_when, code_text(case.torch), code_text(case.paddle)))
+        if not split.cases and not split.stray and not split.prose:
+            self.problems.append(Problem(UNSPLIT_CODE, fence.line, kept=fence.code))
+        if not cases:
+            return
+        if self.state == "notes":
+            self._note_case(fence, cases)
+            return
+        if not self.examples:
+            self.examples.append(_Example(fence.line, None))
+        self.examples[-1].cases.extend(cases)
+
+    def _note_case(self, fence: Fence, cases: list[_Case]) -> None:
+        note = self.notes[-1] if self.notes else None
+        if note is None or note.case is not None:
+            self.lose(fence, "注意事项中没有对应说明的代码 (code without a note)")
+            return
+        note.case = cases[0]
+        for extra in cases[1:]:
+            kept = f"# PyTorch\n{extra.torch}# Paddle\n{extra.paddle}"
+            self.problems.append(Problem(UNSPLIT_CODE, extra.line, "多余的示例", kept=kept))
+
+    def _table(self, table: Table) -> None:
+        looks_like_params = table.header and plain_name(table.header[-1]) == _REMARK_HEADER
+        if self.table is None and (self.state == "params" or looks_like_params):
+            if len(table.header) != 3:
+                raise _Failed(Problem(BAD_TABLE, table.line, f"{len(table.header)} 列"))
+            self.table = table
+        else:
+            self.lose(table)
+
+
+def _rows(reader: _PageReader) -> tuple[list[RowDraft], list[Problem]]:
+    drafts: list[RowDraft] = []
+    problems: list[Problem] = []
+    if reader.table is None:
+        if reader.params_heading is not None:
+            problems.append(Problem(NO_PARAM_TABLE, reader.params_heading.line))
+        return drafts, problems
+    for line, cells in reader.table.rows:
+        if len(cells) != 3:
+            source = "| " + " | ".join(cells) + " |"
+            detail = f"{len(cells)} 列 (expected 3 cells)"
+            problems.append(Problem(UNMAPPED_ROW, line, detail, kept=source))
+            continue
+        draft, row_problems = read_row(line, cells)
+        problems += row_problems
+        if draft is not None:
+            drafts.append(draft)
+    return drafts, problems
+
+
+def _category(reader: _PageReader, drafts: list[RowDraft]) -> tuple[Category, list[Problem]]:
+    name = reader.name
+    assert name is not None
+    declared = name.category
+    for draft in drafts:
+        if draft.inconsistent:
+            draft.fields["kind"] = inconsistent_kind(declared, draft).value
+    category = name.resolve([RowKind(draft.fields["kind"]) for draft in drafts])
+    problems = []
+    if name.legacy:
+        problems.append(Problem(LEGACY_CATEGORY, reader.title_line, f"→ {category.label}"))
+    return category, problems
+
+
+def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph]:
+    """Alias and package lines go to their fields; the rest is summary (or lost)."""
+    has_paddle_side = len(reader.sides) > 1
+    summary: list[Paragraph] = []
+    for state, paragraph in reader.lead:
+        text = prose(paragraph.text)
+        aliases = _ALIASES.match(text)
+        package = _PACKAGE.match(text)
+        if aliases is not None:
+            rest = aliases.group("rest")
+            names = code_spans(rest) or _LIST_SEPARATOR.split(rest)
+            for alias in names:
+                data.item("aliases", plain_name(alias) or alias, paragraph.line)
+        elif package is not None:
+            rest = package.group("rest")
+            spans = code_spans(rest)
+            data.set("paddle_package", spans[0] if spans else rest.strip(), paragraph.line)
+        elif state == "torch" and has_paddle_side:
+            reader.lose(paragraph)
+        else:
+            summary.append(paragraph)
+    return summary
+
+
+def _example_fields(example: _Example, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """An example; a purpose equal to the row's meaning is left to the renderer."""
+    param, purpose = _split_heading(example.heading) if example.heading else (None, None)
+    if param is not None:
+        row = next((r for r in rows if r.get("torch") == param), None)
+    else:
+        row = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
+    if row is not None and purpose == row.get("desc"):
+        purpose = None
+    fields = {"param": param, "purpose": purpose, "cases": [_case_fields(c) for c in example.cases]}
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def _case_fields(case: _Case) -> dict[str, str]:
+    fields = {"when": case.when, "torch": case.torch, "paddle": case.paddle}
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def _decide_summary(
+    record: Record, paragraphs: list[Paragraph]
+) -> tuple[str | None, list[Problem]]:
+    """``None`` when the page says exactly what the renderer generates."""
+    texts = [prose(p.text) for p in paragraphs]
+    if record.category is Category.COMPOSITE:
+        kept = [
+            (p, t)
+            for p, t in zip(paragraphs, texts, strict=True)
+            if not patterns.is_phrase(t, phrases.COMPOSITE_LEAD)
+        ]
+        paragraphs, texts = [p for p, _ in kept], [t for _, t in kept]
+    else:
+        generated = phrases.summary(record)
+        if len(generated) == len(texts) and all(
+            patterns.is_phrase(text, expected)
+            for text, expected in zip(texts, generated, strict=True)
+        ):
+            return None, []
+    if not texts:
+        return None, []
+    problems = []
+    if len(texts) > 1:
+        problems.append(Problem(MERGED_SUMMARY, paragraphs[1].line, f"{len(texts)} 段"))
+    return " ".join(texts), problems
+
+
+def _defaults_problems(record: Record, drafts: list[RowDraft]) -> list[Problem]:
+    problems = []
+    for row, draft in zip(record.params, drafts, strict=True):
+        if draft.stated_defaults is None:
+            continue
+        actual = phrases.row_defaults(record, row)
+        if (actual.torch, actual.paddle) != draft.stated_defaults:
+            detail = f"`{row.torch}`"
+            problems.append(Problem(STATED_DEFAULTS, draft.line, detail, kept=draft.remark))
+    return problems
+
+
+def _assemble(reader: _PageReader) -> PageResult:
+    data = RecordData()
+    summary_paragraphs = _summary_paragraphs(reader, data)
+    problems = list(reader.problems)
+    data.set("torch_api", reader.api, reader.title_line)
+    sides = reader.sides
+    if sides:
+        heading, link = sides[0]
+        if link.label != reader.api:
+            detail = f"PyTorch API `{link.label}` 与标题不同 (differs from the title)"
+            problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, kept=heading.text))
+        if reader.torch_signatures:
+            overloads = reader.torch_signatures
+            data.set(
+                "torch_signature", overloads[0] if len(overloads) == 1 else overloads, heading.line
+            )
+        if link.target:
+            data.set("torch_url", link.target, heading.line)
+    if len(sides) > 1:
+        heading, link = sides[1]
+        data.set("paddle_api", link.label, heading.line)
+        if reader.paddle_signature:
+            data.set("paddle_signature", reader.paddle_signature, heading.line)
+        if link.target:
+            data.set("paddle_url", link.target, heading.line)
+    for extra_heading, _ in sides[2:]:
+        problems.append(Problem(UNMAPPED_TEXT, extra_heading.line, kept=extra_heading.text))
+    drafts, row_problems = _rows(reader)
+    problems += row_problems
+    category, category_problems = _category(reader, drafts)
+    problems += category_problems
+    data.set("category", category.value, reader.title_line)
+    for draft in drafts:
+        data.item("params", draft.fields, draft.line)
+    rows = data.fields.get("params", [])
+    for example in reader.examples:
+        if example.cases:
+            data.item("examples", _example_fields(example, rows), example.line)
+        elif example.heading is not None:
+            problems.append(Problem(UNMAPPED_TEXT, example.line, kept=example.heading))
+    for note in reader.notes:
+        fields: dict[str, Any] = {"text": note.text}
+        if note.case is not None:
+            fields["example"] = _case_fields(note.case)
+        data.item("notes", fields, note.line)
+    if reader.verified is not None:
+        data.set("verified", reader.verified, reader.title_line)
+    validated = validate_data(data)
+    problems += validated.problems
+    record = validated.record
+    if record is None:
+        return PageResult(None, problems)
+    summary, summary_problems = _decide_summary(record, summary_paragraphs)
+    problems += summary_problems
+    if summary is not None:
+        data.set("summary", summary, summary_paragraphs[0].line)
+        validated = validate_data(data)
+        problems += validated.problems
+        record = validated.record
+        if record is None:
+            return PageResult(None, problems)
+    kept_rows = [d for d in drafts if any(d.fields is row for row in data.fields.get("params", []))]
+    problems += _defaults_problems(record, kept_rows)
+    if reader.no_rewrite is not None and not phrases.says_no_rewrite(record):
+        problems.append(Problem(UNMAPPED_TEXT, reader.no_rewrite.line, kept=reader.no_rewrite.text))
+    return PageResult(record, problems)
+
+
+def read_page(text: str) -> PageResult:
+    """Read page ``text`` into a record."""
+    reader = _PageReader(scan(text))
+    try:
+        reader.read()
+    except _Failed as failed:
+        return PageResult(None, [*reader.problems, failed.problem])
+    result = _assemble(reader)
+    order = {Severity.FAILURE: 0, Severity.LOSS: 1, Severity.NOTE: 2}
+    result.problems.sort(key=lambda p: (p.line, order[p.severity], p.code))
+    return result

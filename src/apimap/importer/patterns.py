@@ -1,0 +1,223 @@
+"""Recognise the specification's fixed phrases in page text, tolerantly.
+
+No phrase is spelled out here. Each remark pattern is derived from the site
+renderer (:mod:`apimap.render.phrases`): a probe row whose meaning, difference
+and setting are sentinel characters is rendered, and the literal parts around
+the sentinels become a regular expression. The same goes for summaries, the
+composite lead, "暂无转写方式" and the verified badge. A phrase changed in the
+renderer is therefore recognised by the importer without touching it.
+
+Tolerance: ASCII or full-width punctuation, optional spaces, ``Pytorch`` /
+``PaddlePaddle`` spellings, look-alike radicals (``⽆`` for ``无``) and a
+missing final ``。``. Only the fixed wording is matched tolerantly; the text a
+contributor wrote is captured as it stands.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from apimap.categories import Action, Category, RowKind
+from apimap.importer.inline import LOOKALIKES
+from apimap.model import ParamRow, Record
+from apimap.render import phrases
+
+DESC = "\ue000"
+DIFF = "\ue001"
+SETTING = "\ue002"
+TORCH_DEFAULT = "__apimap_torch_default__"
+PADDLE_DEFAULT = "__apimap_paddle_default__"
+_VERSION_SLOTS = ("\ue003", "\ue004")
+_SLOTS = {
+    DESC: "desc",
+    DIFF: "diff",
+    SETTING: "setting",
+    TORCH_DEFAULT: "torch_default",
+    PADDLE_DEFAULT: "paddle_default",
+    _VERSION_SLOTS[0]: "torch",
+    _VERSION_SLOTS[1]: "paddle",
+}
+_SLOT_SPLIT = re.compile("(" + "|".join(re.escape(slot) for slot in _SLOTS) + ")")
+
+_WORDS = {
+    "PyTorch": "(?:PyTorch|Pytorch|pytorch|torch)",
+    "Paddle": "(?:PaddlePaddle|Paddle|paddle|飞桨)",
+}
+_PUNCTUATION = {
+    "，": r"\s*[，,]\s*",
+    ",": r"\s*[，,]\s*",
+    "：": r"\s*[：:]\s*",
+    ":": r"\s*[：:]\s*",
+    "；": r"\s*[；;]\s*",
+    "。": r"\s*(?:。|\.(?=\s|$))\s*",
+    "（": r"\s*[（(]\s*",
+    "）": r"\s*[）)]\s*",
+    "`": "`?",
+}
+_FINAL_STOP = r"\s*(?:。|\.(?=\s|$))"
+_REVERSE_LOOKALIKES: dict[str, str] = {}
+for _odd, _normal in LOOKALIKES.items():
+    _REVERSE_LOOKALIKES[_normal] = _REVERSE_LOOKALIKES.get(_normal, "") + _odd
+
+
+def tolerant(literal: str) -> str:
+    """A regular expression matching ``literal`` with the tolerated variations."""
+    out: list[str] = []
+    index = 0
+    while index < len(literal):
+        word = next((w for w in _WORDS if literal.startswith(w, index)), None)
+        if word is not None:
+            out.append(_WORDS[word])
+            index += len(word)
+            continue
+        char = literal[index]
+        if char in _PUNCTUATION:
+            out.append(_PUNCTUATION[char])
+        elif char.isspace():
+            out.append(r"\s*")
+        elif char in _REVERSE_LOOKALIKES:
+            out.append(f"[{re.escape(char + _REVERSE_LOOKALIKES[char])}]")
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return "".join(out)
+
+
+def _with_slots(rendered: str) -> str:
+    """``rendered`` as a pattern: literal parts tolerant, sentinels as named groups."""
+    parts = []
+    for piece in _SLOT_SPLIT.split(rendered):
+        if piece in _SLOTS:
+            parts.append(f"(?P<{_SLOTS[piece]}>.+?)")
+        elif piece:
+            parts.append(tolerant(piece))
+    return "".join(parts)
+
+
+def sentence(rendered: str) -> re.Pattern[str]:
+    """A rendered sentence ending in ``。``: the stop may be missing; text after it is a note."""
+    body = rendered.removesuffix("。")
+    return re.compile(rf"^\s*{_with_slots(body)}(?:{_FINAL_STOP}(?P<note>.*?)|)\s*$", re.DOTALL)
+
+
+def whole(rendered: str) -> re.Pattern[str]:
+    """A rendered paragraph, tolerantly, as a whole."""
+    return re.compile(rf"^\s*{_with_slots(rendered)}\s*$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RemarkPattern:
+    """How one kind (and action) of row words its remark."""
+
+    kind: RowKind
+    action: Action | None
+    pattern: re.Pattern[str]
+    states_defaults: bool = False
+    """The remark spells out both defaults (absent groups mean "no default")."""
+
+
+def _probe_record(torch_default: bool, paddle_default: bool) -> Record:
+    torch_param = f"p={TORCH_DEFAULT}" if torch_default else "p"
+    paddle_param = f"p={PADDLE_DEFAULT}" if paddle_default else "p"
+    return Record(
+        torch_api="torch.probe",
+        torch_signature=f"torch.probe({torch_param})",
+        paddle_api="paddle.probe",
+        paddle_signature=f"paddle.probe({paddle_param})",
+        category=Category.IDENTICAL,
+    )
+
+
+def _probe(kind: RowKind, action: Action | None, record: Record | None = None) -> str:
+    sides = {
+        RowKind.PADDLE_ONLY: (None, "p"),
+        RowKind.TORCH_ONLY: ("p", None),
+        RowKind.RETURN_DIFF: (None, None),
+    }.get(kind, ("p", "p"))
+    row = ParamRow(
+        torch=sides[0],
+        paddle=sides[1],
+        kind=kind,
+        desc=DESC,
+        diff=DIFF if kind in DIFF_KINDS else None,
+        setting=SETTING if kind in (RowKind.PADDLE_ONLY, RowKind.DEFAULT_DIFF) else None,
+        action=action,
+    )
+    return phrases.remark(record or _probe_record(True, True), row)
+
+
+DIFF_KINDS = (RowKind.TYPE_DIFF, RowKind.USAGE_DIFF, RowKind.RETURN_DIFF)
+_ACTIONS = (Action.REWRITE, Action.NONE, Action.DELETE)
+
+LEGACY_DEFAULT_REMARKS = (
+    f"{DESC}，PyTorch 为 {TORCH_DEFAULT}，Paddle 为 {PADDLE_DEFAULT}，{SETTING}。",
+    f"{DESC}，PyTorch 默认值不同，{SETTING}。",
+)
+"""Default-difference remarks of the legacy pages (the spec's template wording)."""
+
+
+def _default_patterns() -> Iterator[RemarkPattern]:
+    for torch_default in (True, False):
+        for paddle_default in (True, False):
+            record = _probe_record(torch_default, paddle_default)
+            text = _probe(RowKind.DEFAULT_DIFF, None, record)
+            yield RemarkPattern(RowKind.DEFAULT_DIFF, None, sentence(text), states_defaults=True)
+
+
+def _legacy_default_patterns() -> Iterator[RemarkPattern]:
+    for legacy in LEGACY_DEFAULT_REMARKS:
+        yield RemarkPattern(
+            RowKind.DEFAULT_DIFF, None, sentence(legacy), states_defaults=TORCH_DEFAULT in legacy
+        )
+
+
+@cache
+def remark_patterns(shape: str) -> tuple[RemarkPattern, ...]:
+    """The patterns to try, most specific first, for a row of ``shape``.
+
+    ``shape`` says which name cells are filled: ``both``, ``torch``, ``paddle``
+    or ``return`` (both cells say 返回值).
+    """
+    inconsistent = [
+        RemarkPattern(RowKind.USAGE_DIFF, a, sentence(_probe(RowKind.USAGE_DIFF, a)))
+        for a in _ACTIONS
+    ]
+    if shape == "torch":
+        return tuple(
+            RemarkPattern(RowKind.TORCH_ONLY, a, sentence(_probe(RowKind.TORCH_ONLY, a)))
+            for a in _ACTIONS
+        )
+    if shape == "paddle":
+        text = _probe(RowKind.PADDLE_ONLY, None)
+        return (RemarkPattern(RowKind.PADDLE_ONLY, None, sentence(text)),)
+    if shape == "return":
+        return tuple(RemarkPattern(RowKind.RETURN_DIFF, p.action, p.pattern) for p in inconsistent)
+    rename = RemarkPattern(RowKind.RENAME, None, sentence(_probe(RowKind.RENAME, None)))
+    same = RemarkPattern(RowKind.SAME, None, sentence(_probe(RowKind.SAME, None)))
+    return (*_default_patterns(), *inconsistent, *_legacy_default_patterns(), rename, same)
+
+
+@cache
+def _phrase(text: str) -> re.Pattern[str]:
+    return whole(text)
+
+
+def is_phrase(text: str, rendered: str) -> bool:
+    """Whether ``text`` is the fixed text ``rendered``, tolerantly."""
+    return _phrase(rendered).match(text) is not None
+
+
+@cache
+def _badge() -> re.Pattern[str]:
+    return whole(phrases.verified_badge(*_VERSION_SLOTS))
+
+
+def badge_versions(text: str) -> tuple[str, str] | None:
+    """``(torch, paddle)`` versions of a verified badge."""
+    match = _badge().match(text)
+    if match is None:
+        return None
+    return match.group("torch").strip(), match.group("paddle").strip()

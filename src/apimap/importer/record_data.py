@@ -1,0 +1,112 @@
+"""Turn collected record data into a :class:`~apimap.model.Record`, keeping what the model rejects.
+
+Whatever part of the data the model rejects (an ``http://`` link, an empty
+parameter meaning, a malformed alias) is taken out and reported as a loss with
+its source line, so that the rest of the page still becomes a record. Only a
+rejected ``torch_api`` or ``category`` fails the page.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from apimap.importer.problems import INVALID, INVALID_VALUE, Problem
+from apimap.model import Record
+
+_REQUIRED = {"torch_api", "category"}
+_NESTED_LISTS = {"params", "examples", "notes", "aliases", "torch_signature"}
+
+
+@dataclass
+class RecordData:
+    """Record fields in model order, and the source line of each field and list item."""
+
+    fields: dict[str, Any] = field(default_factory=dict)
+    lines: dict[int, int] = field(default_factory=dict)
+    """``id()`` of a list item (or nested case) -> its source line."""
+    field_lines: dict[str, int] = field(default_factory=dict)
+
+    def set(self, name: str, value: Any, line: int) -> None:
+        """Set a top-level field read from ``line``."""
+        self.fields[name] = value
+        self.field_lines[name] = line
+
+    def item(self, name: str, value: Any, line: int) -> None:
+        """Append an item read from ``line`` to a list field."""
+        self.fields.setdefault(name, []).append(value)
+        self.lines[id(value)] = line
+        self.field_lines.setdefault(name, line)
+
+    def line_of(self, value: Any, name: str) -> int:
+        """Where ``value`` (an item of field ``name``) came from."""
+        return self.lines.get(id(value), self.field_lines.get(name, 1))
+
+
+def _ordered(data: dict[str, Any]) -> dict[str, Any]:
+    order = list(Record.model_fields)
+    return {key: data[key] for key in sorted(data, key=order.index)}
+
+
+def _remove(data: RecordData, loc: tuple[int | str, ...]) -> Problem | None:
+    """Take the rejected part at ``loc`` out of ``data``; ``None`` if it cannot go."""
+    name = str(loc[0])
+    if name in _REQUIRED or name not in data.fields:
+        return None
+    value = data.fields[name]
+    index = loc[1] if len(loc) > 1 else None
+    if name in _NESTED_LISTS and isinstance(value, list) and isinstance(index, int):
+        item = value[index]
+        line = data.line_of(item, name)
+        if name == "examples" and len(loc) > 3 and loc[2] == "cases":
+            cases = item.get("cases", [])
+            case_index = loc[3]
+            if isinstance(case_index, int) and case_index < len(cases) and len(cases) > 1:
+                case = cases.pop(case_index)
+                return _loss(f"{name}[{index}].cases[{case_index}]", case, line)
+        value.pop(index)
+        if not value:
+            del data.fields[name]
+        return _loss(f"{name}[{index}]", item, line)
+    del data.fields[name]
+    return _loss(name, value, data.field_lines.get(name, 1))
+
+
+def _loss(where: str, value: Any, line: int) -> Problem:
+    kept = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return Problem(INVALID_VALUE, line, where, kept=kept)
+
+
+@dataclass
+class Validated:
+    """The record (or ``None``) and the problems met while validating."""
+
+    record: Record | None
+    problems: list[Problem]
+
+
+def validate_data(data: RecordData) -> Validated:
+    """Validate, dropping rejected optional parts one by one."""
+    problems: list[Problem] = []
+    while True:
+        try:
+            record = Record.model_validate(_ordered(data.fields))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            removed = _remove(data, tuple(error["loc"]))
+            if removed is None:
+                where = ".".join(str(part) for part in error["loc"])
+                line = data.field_lines.get(str(error["loc"][0]), 1)
+                problems.append(Problem(INVALID, line, f"{where}: {error['msg']}"))
+                return Validated(None, problems)
+            problems.append(removed)
+            continue
+        return Validated(record, problems)
+
+
+def record_fields(record: Record) -> dict[str, Any]:
+    """The record as YAML-ready data: model order, defaults left out."""
+    return record.model_dump(mode="json", exclude_defaults=True)

@@ -1,0 +1,108 @@
+"""The ``render``, ``build`` and ``serve`` subcommands of the ``apimap`` command line.
+
+The site modules are imported when a site command runs, so that ``apimap check``
+does not pay for Jinja and the HTTP server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+
+
+def _default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def _optional_path(value: str | None) -> Path | None:
+    return Path(value) if value else None
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """Render the Markdown pages only."""
+    from apimap.render.corpus import RenderError
+    from apimap.render.site import SiteSources, render_site
+    from apimap.render.writer import OutputFolderError, sync_tree
+
+    sources = SiteSources.in_project(Path("."), _optional_path(args.mappings))
+    try:
+        files = render_site(sources)
+        report = sync_tree(Path(args.out), files)
+    except (RenderError, OutputFolderError) as exc:
+        print(f"apimap render: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    print(
+        f"已生成 {len(files)} 个文件到 {args.out}：写入 {len(report.written)} 个，"
+        f"未变 {report.unchanged} 个，删除 {len(report.removed)} 个 "
+        f"(rendered: written / unchanged / removed)"
+    )
+    return EXIT_OK
+
+
+def _layout(args: argparse.Namespace) -> Any:
+    from apimap.render.build import SiteLayout
+
+    return SiteLayout.of(
+        Path("."),
+        mappings=_optional_path(args.mappings),
+        generated=_optional_path(args.generated),
+        html=_optional_path(args.html),
+        cache=Path(args.cache_dir),
+    )
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Check, render and build the HTML site."""
+    from apimap.render.build import build_site
+
+    code = build_site(_layout(args), sys.stdout, jobs=args.jobs, verbose=args.verbose)
+    # The process ends next. Freezing skips collecting the reference cycles of Sphinx's
+    # environment at exit, which takes about a second for thousands of pages.
+    gc.freeze()
+    return code
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Build, serve and rebuild on change."""
+    from apimap.render.serve import serve
+
+    return serve(_layout(args), sys.stdout, args.host, args.port, args.interval, jobs=args.jobs)
+
+
+def add_commands(commands: Any) -> None:
+    """Add the site subcommands to the ``apimap`` parser's subparsers."""
+    render = commands.add_parser("render", help="只生成站点的 Markdown (render Markdown only)")
+    render.add_argument("--mappings", help="记录目录，默认 mappings/")
+    render.add_argument("--out", default="site/_generated", help="输出目录")
+    render.set_defaults(handler=cmd_render)
+
+    build = commands.add_parser(
+        "build", help="检查记录并构建站点 (check, render and build the site)"
+    )
+    build.add_argument("--mappings", help="记录目录，默认 mappings/")
+    build.add_argument("--generated", help="生成的 Markdown 目录，默认 site/_generated")
+    build.add_argument("--cache-dir", default=".apimap_cache", help="检查结果的缓存目录")
+    build.add_argument("--html", help="HTML 输出目录，默认 site/_build/html")
+    build.add_argument("--jobs", type=int, default=_default_jobs(), help="Sphinx 并行进程数")
+    build.add_argument("--verbose", action="store_true", help="显示 Sphinx 的全部输出")
+    build.set_defaults(handler=cmd_build)
+
+    preview = commands.add_parser(
+        "serve", help="本地预览，改动后自动重新构建 (preview and rebuild on change)"
+    )
+    preview.add_argument("--mappings", help="记录目录，默认 mappings/")
+    preview.add_argument("--generated", help="生成的 Markdown 目录，默认 site/_generated")
+    preview.add_argument("--cache-dir", default=".apimap_cache", help="检查结果的缓存目录")
+    preview.add_argument("--html", help="HTML 输出目录，默认 site/_build/html")
+    preview.add_argument("--host", default="127.0.0.1")
+    preview.add_argument("--port", type=int, default=8000, help="端口；0 表示任选空闲端口")
+    preview.add_argument("--interval", type=float, default=1.0, help="检查改动的间隔秒数")
+    preview.add_argument("--jobs", type=int, default=_default_jobs(), help="Sphinx 并行进程数")
+    preview.set_defaults(handler=cmd_serve)

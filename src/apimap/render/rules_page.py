@@ -1,0 +1,99 @@
+"""The rules page: every rule of the registry with its first bad (and good) fixture."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from apimap import loader
+from apimap.diagnostics import Severity
+from apimap.rules import ALL_RULES
+from apimap.rules.base import Scope
+
+SEVERITY_LABELS = {Severity.ERROR: "错误 (error)", Severity.WARNING: "警告 (warning)"}
+SCOPE_LABELS = {
+    Scope.FILE: "文件 (file)",
+    Scope.RECORD: "记录 (record)",
+    Scope.CORPUS: "全部记录 (corpus)",
+}
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """An example file: its name, its text (``None`` if not text) and the lines it flags."""
+
+    name: str
+    text: str | None
+    lines: list[int]
+    loads: bool
+    """Whether the file is YAML that apimap can load (otherwise it is shown as plain text)."""
+
+    @property
+    def language(self) -> str:
+        """The MyST directive that shows the file with line numbers."""
+        return "{code-block} " + ("yaml" if self.loads else "text")
+
+    @property
+    def options(self) -> dict[str, str]:
+        """Line numbers, and the flagged lines emphasised."""
+        options = {"linenos": ""}
+        if self.lines:
+            options["emphasize-lines"] = ",".join(str(line) for line in self.lines)
+        return options
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """One rule as the page shows it."""
+
+    code: str
+    title: str
+    severity: str
+    scope: str
+    hint: str
+    bad: Fixture | None
+    good: Fixture | None
+
+
+def _expected_lines(text: str, code: str) -> list[int]:
+    first = text.splitlines()[0] if text else ""
+    if not first.startswith("# expect:"):
+        return []
+    lines = []
+    for item in first.removeprefix("# expect:").split():
+        name, _, line = item.partition(":")
+        if name == code and line.isdigit():
+            lines.append(int(line))
+    return sorted(set(lines))
+
+
+def read_fixture(path: Path, code: str) -> Fixture:
+    """A fixture file as text; files that are not clean UTF-8 text show none."""
+    text, _ = loader.decode(path.read_bytes())
+    loads = text is not None and loader.parse(text)[0] is not None
+    count = len(text.splitlines()) if text else 0
+    lines = [line for line in _expected_lines(text or "", code) if line <= count]
+    return Fixture(path.name, text, lines, loads)
+
+
+def _first(directory: Path, prefix: str, code: str) -> Fixture | None:
+    if not directory.is_dir():
+        return None
+    files = sorted(p for p in directory.glob(f"{prefix}*.yaml") if p.is_file())
+    return read_fixture(files[0], code) if files else None
+
+
+def rule_views(fixtures: Path) -> list[RuleView]:
+    """Every registered rule, by code, with its examples from ``fixtures/<CODE>/``."""
+    return [
+        RuleView(
+            code=rule.code,
+            title=rule.title,
+            severity=SEVERITY_LABELS[rule.severity],
+            scope=SCOPE_LABELS[rule.scope],
+            hint=rule.hint,
+            bad=_first(fixtures / rule.code, "bad", rule.code),
+            good=_first(fixtures / rule.code, "good", rule.code),
+        )
+        for rule in ALL_RULES
+    ]

@@ -1,0 +1,145 @@
+"""Render every generated page of the site into one Sphinx source folder."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from jinja2 import Environment
+
+from apimap.categories import Category, Section
+from apimap.render import views
+from apimap.render.cache import ContentCache, page_salt
+from apimap.render.chart import coverage_svg
+from apimap.render.corpus import Entry, RenderError, category_docname, load_entries
+from apimap.render.names import CATEGORY_FOLDER, CHART, INDEX_SCRIPT, TABLES_DOC
+from apimap.render.rules_page import rule_views
+from apimap.render.templates import environment, render
+
+
+@dataclass(frozen=True)
+class SiteSources:
+    """Where the site's inputs live."""
+
+    mappings: Path
+    templates: Path
+    pages: Path
+    """Hand-written Markdown pages, copied as they are."""
+    fixtures: Path
+    """Rule fixtures (``<CODE>/bad*.yaml``) shown on the rules page."""
+    cache: Path | None = None
+    """Where records and pages are kept between runs (``None``: redo everything)."""
+
+    @classmethod
+    def in_project(
+        cls, root: Path, mappings: Path | None = None, cache: Path | None = None
+    ) -> SiteSources:
+        """The standard layout of the repository at ``root``."""
+        return cls(
+            mappings=mappings if mappings is not None else root / "mappings",
+            templates=root / "templates",
+            pages=root / "site" / "pages",
+            fixtures=root / "tests" / "fixtures" / "rules",
+            cache=cache,
+        )
+
+
+def _index_script(entries: list[Entry]) -> str:
+    data = json.dumps(
+        views.index_entries(entries), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
+    return f"window.APIMAP_INDEX = {data};\n"
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A hand-written page listed on the home page."""
+
+    docname: str
+    title: str
+
+
+def _guides(files: dict[str, bytes]) -> list[Guide]:
+    guides = []
+    for name, content in sorted(files.items()):
+        if not name.endswith(".md"):
+            continue
+        lines = content.decode("utf-8", errors="replace").splitlines()
+        title = next((line[2:].strip() for line in lines if line.startswith("# ")), name)
+        guides.append(Guide(name.removesuffix(".md"), title))
+    return guides
+
+
+def _hand_written(pages: Path) -> dict[str, bytes]:
+    if not pages.is_dir():
+        return {}
+    return {
+        path.relative_to(pages).as_posix(): path.read_bytes()
+        for path in sorted(pages.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _api_pages(entries: list[Entry], env: Environment, sources: SiteSources) -> dict[str, str]:
+    """The diff pages; with a cache, only records whose file changed are rendered again."""
+    cache = None if sources.cache is None else sources.cache / "pages.json"
+    known = ContentCache(cache, page_salt(sources.templates) if cache else "")
+    texts: dict[str, str] = {}
+    for entry in entries:
+        if not entry.has_page:
+            continue
+        text = known.get(entry.key)
+        if text is None:
+            text = render(env, "api.md.j2", entry.docname, page=views.api_page(entry.record))
+            known.put(entry.key, text)
+        texts[f"{entry.docname}.md"] = text
+    known.save()
+    return texts
+
+
+def render_site(sources: SiteSources) -> dict[str, bytes]:
+    """Every file of the Sphinx source folder (relative path -> bytes)."""
+    if not sources.templates.is_dir():
+        problem = "找不到模板目录，请在仓库根目录运行 (no templates: run from the repository root)"
+        raise RenderError([f"{sources.templates}: {problem}"])
+    cache = sources.cache
+    entries = load_entries(sources.mappings, cache / "records.json" if cache else None)
+    env = environment(sources.templates)
+    files = _hand_written(sources.pages)
+    texts = _api_pages(entries, env, sources)
+    packages = views.package_counts(entries)
+    texts["index.md"] = render(
+        env,
+        "index.md.j2",
+        "index",
+        groups=views.group_counts(entries),
+        packages=packages,
+        records=len(entries),
+        aliases=sum(len(entry.record.aliases) for entry in entries),
+        pages=sum(1 for entry in entries if entry.has_page),
+        chart=CHART,
+        guides=_guides(files),
+    )
+    texts[CHART] = coverage_svg(packages)
+    texts[f"{TABLES_DOC}.md"] = render(
+        env,
+        "tables.md.j2",
+        TABLES_DOC,
+        sections=views.section_tables(entries),
+        missing=views.missing_rows(entries),
+        categories=list(Category),
+        section_names=[section.value for section in Section],
+        unsectioned=views.UNSECTIONED,
+    )
+    category_pages = views.category_pages(entries)
+    texts[f"{CATEGORY_FOLDER}/index.md"] = render(
+        env, "categories.md.j2", f"{CATEGORY_FOLDER}/index", pages=category_pages
+    )
+    for category_page in category_pages:
+        docname = category_docname(category_page.category)
+        texts[f"{docname}.md"] = render(env, "category.md.j2", docname, page=category_page)
+    texts["rules.md"] = render(env, "rules.md.j2", "rules", rules=rule_views(sources.fixtures))
+    texts[INDEX_SCRIPT] = _index_script(entries)
+    files.update({name: text.encode("utf-8") for name, text in texts.items()})
+    return files

@@ -1,0 +1,337 @@
+"""What the templates show: plain data prepared from the records.
+
+Views hold text (record prose and generated phrases), never Markdown: the
+templates escape every value with the filters of :mod:`apimap.render.templates`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from apimap.categories import GROUP_NAMES, Category, Section
+from apimap.model import Case, Record
+from apimap.render import phrases
+from apimap.render.chart import PackageCounts
+from apimap.render.corpus import Entry
+from apimap.render.markdown import format_signature
+from apimap.render.packages import OTHER, TORCH_PACKAGES, package_of
+
+
+@dataclass(frozen=True)
+class RowView:
+    """One row of the 参数映射 table."""
+
+    torch: str
+    paddle: str
+    remark: str
+
+
+@dataclass(frozen=True)
+class CaseView:
+    """One rewrite case: the optional condition line and the code block."""
+
+    when: str | None
+    code: str
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    """Cases under an optional ``参数名：功能`` heading."""
+
+    heading: str | None
+    cases: list[CaseView]
+
+
+@dataclass(frozen=True)
+class NoteView:
+    """One 注意事项 paragraph with its optional example."""
+
+    text: str
+    case: CaseView | None
+
+
+@dataclass(frozen=True)
+class ApiPage:
+    """Everything one diff page shows."""
+
+    api: str
+    category: Category
+    badge: str | None
+    torch_url: str | None
+    torch_signatures: list[str]
+    paddle_api: str | None
+    paddle_url: str | None
+    paddle_package: str | None
+    paddle_signature: str | None
+    summary: list[str]
+    aliases: list[str]
+    rows: list[RowView]
+    examples: list[ExampleView]
+    no_rewrite: str | None
+    notes: list[NoteView]
+
+
+def case_view(case: Case) -> CaseView:
+    """The code block of a case starts with the two fixed comments."""
+    code = f"# PyTorch 写法\n{case.torch.rstrip()}\n\n# Paddle 写法\n{case.paddle.rstrip()}"
+    return CaseView(phrases.when_line(case.when) if case.when else None, code)
+
+
+def api_page(record: Record) -> ApiPage:
+    """The diff page of one record (not for 功能缺失)."""
+    verified = record.verified
+    return ApiPage(
+        api=record.torch_api,
+        category=record.category,
+        badge=phrases.verified_badge(verified.torch, verified.paddle) if verified else None,
+        torch_url=record.torch_url,
+        torch_signatures=[format_signature(text) for text in record.torch_overloads],
+        paddle_api=record.paddle_api,
+        paddle_url=record.paddle_url,
+        paddle_package=record.paddle_package,
+        paddle_signature=(
+            format_signature(record.paddle_signature) if record.paddle_signature else None
+        ),
+        summary=phrases.summary(record),
+        aliases=list(record.aliases),
+        rows=[
+            RowView(*phrases.table_names(row), phrases.remark(record, row)) for row in record.params
+        ],
+        examples=[
+            ExampleView(
+                phrases.example_heading(record, example),
+                [case_view(case) for case in example.cases],
+            )
+            for example in record.examples
+        ],
+        no_rewrite=phrases.NO_REWRITE if phrases.says_no_rewrite(record) else None,
+        notes=[
+            NoteView(note.text, case_view(note.example) if note.example else None)
+            for note in record.notes
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row of a mapping table: a record or an alias of one."""
+
+    torch_api: str
+    torch_url: str | None
+    paddle: str
+    paddle_url: str | None
+    category: Category
+    page: str | None
+    alias_of: str | None
+
+
+def paddle_cell(record: Record) -> str:
+    """What the Paddle API column says."""
+    if record.category is Category.COMPOSITE:
+        return "组合替代实现"
+    if record.category is Category.MISSING or record.paddle_api is None:
+        return "-"
+    if record.paddle_package:
+        return f"{record.paddle_api}（{record.paddle_package}）"
+    return record.paddle_api
+
+
+def table_rows(entry: Entry) -> list[TableRow]:
+    """The record's own row and one row per alias."""
+    record = entry.record
+    page = entry.docname if entry.has_page else None
+    rows = [
+        TableRow(
+            record.torch_api,
+            record.torch_url,
+            paddle_cell(record),
+            record.paddle_url,
+            record.category,
+            page,
+            None,
+        )
+    ]
+    for alias in record.aliases:
+        rows.append(
+            TableRow(
+                alias,
+                None,
+                paddle_cell(record),
+                record.paddle_url,
+                record.category,
+                page,
+                record.torch_api,
+            )
+        )
+    return rows
+
+
+def namespace_of(api: str) -> str:
+    """``torch.nn.functional.relu`` -> ``torch.nn.functional``."""
+    return api.rpartition(".")[0]
+
+
+@dataclass(frozen=True)
+class NamespaceTable:
+    """The rows of one namespace within a section, numbered."""
+
+    namespace: str
+    rows: list[tuple[int, TableRow]]
+
+
+@dataclass(frozen=True)
+class SectionTables:
+    """One section of the mapping tables."""
+
+    title: str
+    anchor: str
+    tables: list[NamespaceTable]
+    count: int
+
+
+UNSECTIONED = "未标注类别"
+_SECTION_ANCHORS = {
+    Section.BASIC: "basic",
+    Section.NETWORK: "network",
+    Section.LOSS: "loss",
+    Section.UTILITY: "utility",
+    Section.VISION: "vision",
+}
+
+
+def section_tables(entries: Iterable[Entry]) -> list[SectionTables]:
+    """Rows grouped by section, then by namespace; numbered within each section."""
+    grouped: dict[str, list[TableRow]] = {}
+    for entry in entries:
+        if entry.record.category is Category.MISSING:
+            continue
+        key = entry.record.section.value if entry.record.section else UNSECTIONED
+        grouped.setdefault(key, []).extend(table_rows(entry))
+    order = [section.value for section in Section] + [UNSECTIONED]
+    anchors = {section.value: anchor for section, anchor in _SECTION_ANCHORS.items()}
+    anchors[UNSECTIONED] = "unsectioned"
+    sections: list[SectionTables] = []
+    for key in order:
+        rows = grouped.get(key)
+        if not rows:
+            continue
+        by_namespace: dict[str, list[TableRow]] = {}
+        for row in sorted(rows, key=lambda r: (namespace_of(r.torch_api), r.torch_api)):
+            by_namespace.setdefault(namespace_of(row.torch_api), []).append(row)
+        number = 0
+        tables: list[NamespaceTable] = []
+        for namespace in sorted(by_namespace):
+            numbered = []
+            for row in by_namespace[namespace]:
+                number += 1
+                numbered.append((number, row))
+            tables.append(NamespaceTable(namespace, numbered))
+        sections.append(SectionTables(key, anchors[key], tables, number))
+    return sections
+
+
+@dataclass(frozen=True)
+class MissingRow:
+    """A 功能缺失 API with its reason."""
+
+    torch_api: str
+    torch_url: str | None
+    reason: str
+    aliases: list[str]
+
+
+def missing_rows(entries: Iterable[Entry]) -> list[MissingRow]:
+    """The 功能缺失 list, by API name."""
+    return [
+        MissingRow(e.api, e.record.torch_url, e.record.reason or "", list(e.record.aliases))
+        for e in entries
+        if e.record.category is Category.MISSING
+    ]
+
+
+@dataclass(frozen=True)
+class CategoryCount:
+    """How many APIs one category has."""
+
+    category: Category
+    count: int
+
+
+@dataclass(frozen=True)
+class GroupCount:
+    """A category group (1 to 7) and its categories."""
+
+    group: int
+    name: str
+    categories: list[CategoryCount]
+
+    @property
+    def count(self) -> int:
+        """All APIs of the group."""
+        return sum(item.count for item in self.categories)
+
+
+def group_counts(entries: Iterable[Entry]) -> list[GroupCount]:
+    """Counts per category, grouped as in the specification."""
+    counts = Counter(entry.record.category for entry in entries)
+    return [
+        GroupCount(
+            group,
+            name,
+            [CategoryCount(c, counts[c]) for c in Category if c.group == group],
+        )
+        for group, name in GROUP_NAMES.items()
+    ]
+
+
+def package_counts(entries: Iterable[Entry]) -> list[PackageCounts]:
+    """Counts per torch package (the seed list, then 其他) and category group."""
+    by_package: dict[str, Counter[int]] = {name: Counter() for name in (*TORCH_PACKAGES, OTHER)}
+    for entry in entries:
+        by_package[package_of(entry.api)][entry.record.category.group] += 1
+    return [PackageCounts(name, dict(counter)) for name, counter in by_package.items()]
+
+
+@dataclass(frozen=True)
+class CategoryPage:
+    """The list of one category's APIs."""
+
+    category: Category
+    rows: list[TableRow]
+    missing: list[MissingRow]
+
+
+def category_pages(entries: list[Entry]) -> list[CategoryPage]:
+    """One page per category, APIs by name (aliases included)."""
+    pages = []
+    for category in Category:
+        members = [e for e in entries if e.record.category is category]
+        rows = sorted(
+            (row for entry in members for row in table_rows(entry)), key=lambda r: r.torch_api
+        )
+        pages.append(CategoryPage(category, rows, missing_rows(members)))
+    return pages
+
+
+def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
+    """The JSON index the table filter searches (one item per record and alias)."""
+    items: list[dict[str, object]] = []
+    for entry in entries:
+        record = entry.record
+        for row in table_rows(entry):
+            items.append(
+                {
+                    "api": row.torch_api,
+                    "paddle": row.paddle,
+                    "category": record.category.value,
+                    "label": record.category.label,
+                    "section": record.section.value if record.section else "",
+                    "page": quote(row.page) + ".html" if row.page else "",
+                    "alias_of": row.alias_of or "",
+                    "reason": record.reason or "",
+                }
+            )
+    return sorted(items, key=lambda item: str(item["api"]))

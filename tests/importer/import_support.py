@@ -1,0 +1,88 @@
+"""Helpers of the importer tests: render a record with the site renderer, compare pages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from apimap.importer.inline import unescape
+from apimap.model import Record
+from apimap.render import views
+from apimap.render.corpus import api_docname
+from apimap.render.templates import environment, render
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+_ENV = environment(ROOT / "templates")
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_HEADING = re.compile(r"^(#{1,6})(\s.*)$")
+_SEPARATOR = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
+_ANGLE_LINK = re.compile(r"\]\(<([^>]*)>\)")
+
+
+def render_page(record: Record) -> str:
+    """The site renderer's page for ``record``."""
+    return render(_ENV, "api.md.j2", api_docname(record.torch_api), page=views.api_page(record))
+
+
+def _without_site_frame(lines: list[str]) -> list[str]:
+    """Drop the MyST front matter and the navigation footer the site adds."""
+    if lines and lines[0] == "---" and "---" in lines[1:]:
+        lines = lines[lines.index("---", 1) + 1 :]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    if len(lines) >= 2 and lines[-1].endswith("tables.md)") and "---" in lines[-3:]:
+        lines = lines[: len(lines) - 3 + lines[-3:].index("---")]
+    return lines
+
+
+def _table_line(line: str) -> str:
+    if _SEPARATOR.match(line):
+        return "|" + "---|" * (line.count("|") - 1)
+    cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _outside_fences(lines: list[str]) -> list[str]:
+    outside: list[str] = []
+    in_fence = False
+    for line in lines:
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence:
+            outside.append(line)
+    return outside
+
+
+def normalise(page: str) -> str:
+    """``page`` with its layout differences from the specification normalised away.
+
+    Whitespace (trailing spaces, blank-line runs, table cell padding), heading
+    depth (the title becomes ``##`` as in the specification), the site's front
+    matter and footer, ``<url>`` link destinations, Markdown backslash escapes
+    and the dash count of table separator rows.
+    """
+    lines = _without_site_frame([line.rstrip() for line in page.splitlines()])
+    in_fence = False
+    top = min(
+        (len(h.group(1)) for h in map(_HEADING.match, _outside_fences(lines)) if h), default=2
+    )
+    out: list[str] = []
+    for line in lines:
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            out.append(line.strip())
+            continue
+        if in_fence:
+            out.append(line)
+            continue
+        heading = _HEADING.match(line)
+        if heading is not None:
+            line = "#" * (len(heading.group(1)) - top + 2) + heading.group(2)
+        line = unescape(_ANGLE_LINK.sub(r"](\1)", line))
+        if line.startswith("|"):
+            line = _table_line(line)
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip() + "\n"

@@ -1,0 +1,212 @@
+"""``apimap import`` end to end: pages and tables in, record files and a report out."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path, PurePosixPath
+
+import pytest
+from import_support import FIXTURES, ROOT
+
+from apimap import loader
+from apimap.categories import Category, Section
+from apimap.check import check_source
+from apimap.cli import main
+from apimap.importer.report import summary, write_text
+from apimap.importer.run import Kind, Outcome, run_import
+from apimap.importer.writer import KEPT_HEADER
+from apimap.model import Record
+from apimap.paths import record_path
+from apimap.render.corpus import load_entries
+from apimap.render.site import SiteSources, render_site
+from apimap.rules import RECORD_RULES
+from apimap.validate import validate
+
+SPEC = FIXTURES / "spec"
+TABLES = FIXTURES / "tables"
+PAGES = FIXTURES / "pages"
+
+
+def _record(path: Path) -> Record:
+    doc, problems = loader.parse(path.read_text(encoding="utf-8"))
+    assert doc is not None, problems
+    record = validate(doc)[0]
+    assert record is not None
+    return record
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_pages_and_tables_are_merged_into_records(tmp_path: Path) -> None:
+    out = tmp_path / "mappings"
+    result = run_import([SPEC, TABLES], out)
+    rows = [
+        (u.outcome, [(p.line, p.code) for p in u.problems])
+        for u in result.units
+        if u.kind is Kind.ROW
+    ]
+    assert sorted(rows) == sorted(
+        [
+            (Outcome.MERGED, []),  # torch.dist
+            (Outcome.FAILED, [(10, "IM020")]),  # torch.numel: "功能一致" names no category
+            (Outcome.MERGED, []),  # torch.addcmul
+            (Outcome.MERGED, []),  # torch.nn.ZeroPad2d
+            (Outcome.MERGED, []),  # torch.nn.Softplus
+            (Outcome.IMPORTED, []),  # torch.nn.Softsign has no page
+            (Outcome.MERGED, []),  # torch.transpose
+            (Outcome.MERGED, []),  # torch.swapaxes, alias of torch.transpose
+            (Outcome.MERGED, [(29, "IM204")]),  # torch.clamp: the table names paddle.clamp
+            (Outcome.FAILED, [(30, "IM021")]),  # torch.cosh: its page is not imported
+            (Outcome.FAILED, [(31, "IM022")]),  # torch.concat: alias of torch.cat, no record
+            (Outcome.IMPORTED, []),  # torch.nn.utils.rnn.pack_padded_sequence
+            (Outcome.IMPORTED, []),  # torch.nn.utils.rnn.pad_packed_sequence (bullet)
+        ]
+    )
+    transpose = _record(out / record_path("torch.transpose"))
+    assert (transpose.section, transpose.aliases) == (Section.BASIC, ["torch.swapaxes"])
+    assert _record(out / record_path("torch.nn.ZeroPad2d")).section is Section.NETWORK
+    assert _record(out / record_path("torch.clamp")).paddle_api == "paddle.clip"
+    softsign = _record(out / record_path("torch.nn.Softsign"))
+    assert (softsign.category, softsign.paddle_api, softsign.section) == (
+        Category.NO_PARAMS,
+        "paddle.nn.Softsign",
+        Section.NETWORK,
+    )
+    missing = _record(out / record_path("torch.nn.utils.rnn.pad_packed_sequence"))
+    assert (missing.category, missing.reason) == (
+        Category.MISSING,
+        "Paddle 没有 PackedSequence 这种压缩序列类型。",
+    )
+    assert summary(result)["written"] == 15
+
+
+def test_written_records_are_canonical_and_load_back(tmp_path: Path) -> None:
+    out = tmp_path / "mappings"
+    result = run_import([SPEC, PAGES], out)
+    for unit in result.units:
+        if unit.written is None:
+            continue
+        raw = unit.written.read_bytes()
+        assert raw.decode().startswith("# yaml-language-server: $schema=")
+        assert _record(unit.written) == unit.record
+        relpath = PurePosixPath(unit.written.relative_to(out).as_posix())
+        checked = check_source(str(unit.written), raw, RECORD_RULES, relpath=relpath)
+        codes = {diagnostic.code for diagnostic in checked.diagnostics}
+        assert not codes & {"AM250", "AM301"}, relpath
+
+
+def test_losses_are_kept_in_the_record_file(tmp_path: Path) -> None:
+    out = tmp_path / "mappings"
+    run_import([PAGES / "prose_in_code.md"], out)
+    text = (out / record_path("torch.nn.functional.elu")).read_text(encoding="utf-8")
+    assert KEPT_HEADER in text
+    assert "#   这里 x 会被原地修改" in text
+    assert f"# 来源 (source): {PAGES / 'prose_in_code.md'}" in text
+
+
+def test_existing_records_are_not_overwritten_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "mappings"
+    run_import([SPEC / "03_names_differ.md"], out)
+    target = out / record_path("torch.dist")
+    target.write_text("# edited by hand\n", encoding="utf-8")
+    again = run_import([SPEC / "03_names_differ.md"], out)
+    assert [(p.code, p.detail) for p in again.units[0].problems] == [("IM007", str(target))]
+    assert again.units[0].outcome is Outcome.FAILED
+    assert target.read_text(encoding="utf-8") == "# edited by hand\n"
+    forced = run_import([SPEC / "03_names_differ.md"], out, force=True)
+    assert forced.units[0].outcome is Outcome.IMPORTED
+    assert _record(target).torch_api == "torch.dist"
+    assert [p.name for p in target.parent.iterdir()] == [target.name]
+
+
+def test_two_runs_write_byte_identical_trees(tmp_path: Path) -> None:
+    first, second = tmp_path / "a" / "mappings", tmp_path / "b" / "mappings"
+    run_import([SPEC, PAGES, TABLES], first)
+    run_import([TABLES, PAGES, SPEC], second)
+    assert _tree(first) == _tree(second)
+
+
+def test_a_page_imported_twice_and_an_unreadable_file_fail(tmp_path: Path) -> None:
+    copy = tmp_path / "again.md"
+    shutil.copy(SPEC / "01_no_params.md", copy)
+    broken = tmp_path / "broken.md"
+    broken.write_bytes(b"## [ \xff ] torch.x\n")
+    result = run_import([SPEC / "01_no_params.md", copy, broken], tmp_path / "mappings")
+    found = {u.source: (u.outcome, [p.code for p in u.problems]) for u in result.units}
+    assert found == {
+        str(broken): (Outcome.FAILED, ["IM008"]),
+        str(copy): (Outcome.IMPORTED, []),
+        str(SPEC / "01_no_params.md"): (Outcome.FAILED, ["IM006"]),
+    }
+
+
+def test_site_pages_and_tables_import_back_to_the_records(tmp_path: Path) -> None:
+    corpus = ROOT / "tests" / "site" / "corpus" / "mappings"
+    site = render_site(SiteSources.in_project(ROOT, corpus))
+    pages = tmp_path / "site"
+    for name, content in site.items():
+        if name == "tables.md" or name.startswith("api/"):
+            (pages / name).parent.mkdir(parents=True, exist_ok=True)
+            (pages / name).write_bytes(content)
+    out = tmp_path / "mappings"
+    result = run_import([pages], out)
+    assert [u.problems for u in result.units if u.problems] == []
+    for entry in load_entries(corpus):
+        imported = _record(out / record_path(entry.api))
+        assert imported == _as_shown(entry.record), entry.api
+
+
+def _as_shown(record: Record) -> Record:
+    """``record`` without what the site does not show: verification inputs, aliases of
+    Paddle parameters, and the signature, section and stamp of a 功能缺失 record (it has
+    no page)."""
+    data = record.model_dump(exclude_defaults=True)
+    data.pop("paddle_param_aliases", None)
+    if record.category is Category.MISSING:
+        for name in ("torch_signature", "verified", "section"):
+            data.pop(name, None)
+    cases = [case for example in data.get("examples", []) for case in example["cases"]]
+    cases += [note["example"] for note in data.get("notes", []) if "example" in note]
+    for case in cases:
+        for name in ("inputs", "outputs", "rtol", "atol", "no_value_compare"):
+            case.pop(name, None)
+        for side in ("torch", "paddle"):
+            case[side] = case[side].rstrip("\n") + "\n"
+    return Record.model_validate(data)
+
+
+def test_report_lists_problems_by_line_and_counts_by_reason(tmp_path: Path) -> None:
+    result = run_import([PAGES / "no_table.md", PAGES / "two_columns.md"], tmp_path / "mappings")
+    out = io.StringIO()
+    write_text(result, out, tmp_path / "mappings")
+    lines = out.getvalue().splitlines()
+    no_table, two_columns = PAGES / "no_table.md", PAGES / "two_columns.md"
+    assert lines[:3] == [
+        f"{no_table}:17: IM205 note: 参数映射一节中没有表格 (no table under 参数映射)",
+        f"{no_table}:19: IM101 loss: 内容无法对应到记录字段，已作为注释保留 (text kept as a comment)",
+        f"{two_columns}:19: IM005 failure: 参数映射表应有 PyTorch、Paddle、备注 3 列 "
+        "(table needs 3 columns): 2 列",
+    ]
+    assert (
+        "  差异页面 (pages): 导入 (imported) 0，有损导入 (with losses) 1，失败 (failed) 1" in lines
+    )
+    assert "    IM005 参数映射表应有 PyTorch、Paddle、备注 3 列 (table needs 3 columns): 1" in lines
+
+
+def test_cli_exit_codes_and_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mappings"
+    assert main(["import", str(SPEC), "--out", str(out)]) == 0
+    assert "差异页面 (pages): 导入 (imported) 12" in capsys.readouterr().out
+    assert main(["import", str(PAGES / "no_title.md"), "--out", str(out), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["pages"]["failed"] == 1
+    assert [(p["code"], p["line"]) for p in report["problems"]] == [("IM001", 1)]
+    assert main(["import", str(tmp_path / "nowhere.md"), "--out", str(out)]) == 2

@@ -1,0 +1,78 @@
+"""Record text never breaks the Markdown it is put into."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+from apimap.render.markdown import cell, code, doc_link, fence, format_signature, inline, link
+
+MD = MarkdownIt("commonmark").enable("table")
+
+
+def rendered_inline(text: str) -> str:
+    return MD.renderInline(text)
+
+
+def test_code_spans_stay_and_the_rest_is_escaped() -> None:
+    text = "PyTorch 的 `*size` 是可变参数，*args 与 _x_ 不是强调"
+    html = rendered_inline(inline(text))
+    assert "<code>*size</code>" in html
+    assert "<em>" not in html
+    assert "*args" in html and "_x_" in html
+
+
+def test_underscores_inside_names_stay_readable() -> None:
+    assert inline("track_running_stats") == "track_running_stats"
+    assert inline("clip_grad_value_") == "clip_grad_value\\_"
+
+
+def test_paragraph_starts_that_would_make_blocks_are_escaped() -> None:
+    for text in ("- 不是列表", "1. 不是列表", "% 不是注释", "+ 不是列表"):
+        html = MD.render(inline(text))
+        assert html.startswith("<p>"), html
+
+
+def test_table_cells_keep_pipes() -> None:
+    table = f"| a | b |\n| - | - |\n| {cell('x | y')} | {cell('`p|q`')} |\n"
+    html = MD.render(table)
+    assert html.count("<td>") == 2
+    assert "x | y" in html and "<code>p|q</code>" in html
+
+
+def test_code_span_of_text_with_backticks() -> None:
+    assert rendered_inline(code("a`b")) == "<code>a`b</code>"
+
+
+def test_fence_is_longer_than_any_fence_inside() -> None:
+    source = "x = 1\n```\ny = 2"
+    html = MD.render(fence(source, "python"))
+    assert html.count("<pre>") == 1
+    assert "y = 2" in html
+
+
+def test_fence_with_directive_options() -> None:
+    assert fence("a: 1", "{code-block} yaml", {"linenos": "", "emphasize-lines": "3"}) == (
+        "```{code-block} yaml\n:linenos:\n:emphasize-lines: 3\na: 1\n```"
+    )
+
+
+def test_links_escape_text_and_encode_the_target() -> None:
+    assert link("a_b_", "https://x.org/a b<c>") == "[a_b\\_](<https://x.org/a b%3Cc%3E>)"
+    assert doc_link("api/torch.abs", "tables") == "../tables.md"
+    assert doc_link("tables", "api/torch.nn.^Conv2d") == "api/torch.nn.^Conv2d.md"
+
+
+def test_long_signatures_get_one_parameter_per_line() -> None:
+    text = (
+        "paddle.nn.BatchNorm1D(num_features, momentum=0.9, epsilon=1e-05, "
+        "weight_attr=None, data_format='N,C', size=(1, 2))"
+    )
+    assert format_signature(text) == (
+        "paddle.nn.BatchNorm1D(num_features,\n"
+        "                      momentum=0.9,\n"
+        "                      epsilon=1e-05,\n"
+        "                      weight_attr=None,\n"
+        "                      data_format='N,C',\n"
+        "                      size=(1, 2))"
+    )
+    assert format_signature("torch.abs(input,\n  *, out=None)") == "torch.abs(input, *, out=None)"

@@ -1,0 +1,237 @@
+"""Rendering the whole site: refusals, determinism, incremental writes, generated pages."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apimap.render import corpus as corpus_module
+from apimap.render import views as views_module
+from apimap.render.chart import PackageCounts, coverage_svg
+from apimap.render.corpus import RenderError, api_docname, load_entries
+from apimap.render.names import INDEX_SCRIPT
+from apimap.render.packages import OTHER, package_of
+from apimap.render.site import render_site
+from apimap.render.writer import MARKER, OutputFolderError, sync_tree
+from apimap.rules import ALL_RULES
+from conftest import CORPUS, copy_corpus, corpus_sources
+
+
+def test_two_renders_are_byte_identical(rendered: dict[str, bytes]) -> None:
+    assert render_site(corpus_sources()) == rendered
+
+
+def test_missing_records_get_no_page_but_a_row_with_the_reason(
+    rendered: dict[str, bytes],
+) -> None:
+    assert not any("pack_padded_sequence" in name for name in rendered if name.startswith("api/"))
+    tables = rendered["tables.md"].decode()
+    missing = tables[tables.index("## 功能缺失") :]
+    assert "torch.nn.utils.rnn.pack\\_padded\\_sequence" not in missing
+    assert "torch.nn.utils.rnn.pack_padded_sequence" in missing
+    assert "PackedSequence" in missing
+
+
+def test_alias_rows_point_at_the_record_page(rendered: dict[str, bytes]) -> None:
+    tables = rendered["tables.md"].decode()
+    row = next(line for line in tables.splitlines() if "| torch.absolute |" in line)
+    assert "`torch.abs` 的别名" in row
+    assert "(api/torch.abs.md)" in row
+
+
+def test_pages_link_to_case_safe_names(rendered: dict[str, bytes]) -> None:
+    assert "api/torch.nn.^Batch^Norm1d.md" in rendered
+    assert "](api/torch.nn.^Batch^Norm1d.md)" in rendered["tables.md"].decode()
+
+
+def test_an_api_listed_twice_is_an_error(tmp_path: Path) -> None:
+    mappings = copy_corpus(tmp_path)
+    softmax = mappings / "torch" / "nn" / "torch.nn.^Softmax.yaml"
+    text = softmax.read_text(encoding="utf-8")
+    softmax.write_text(text + "aliases:\n  - torch.absolute\n", encoding="utf-8")
+    with pytest.raises(RenderError) as raised:
+        render_site(corpus_sources(mappings))
+    assert any("torch.absolute" in problem for problem in raised.value.problems)
+
+
+def test_the_same_record_twice_is_an_error(tmp_path: Path) -> None:
+    mappings = copy_corpus(tmp_path)
+    copy = mappings / "elsewhere" / "torch.abs.yaml"
+    copy.parent.mkdir()
+    shutil.copy(mappings / "torch" / "torch.abs.yaml", copy)
+    with pytest.raises(RenderError, match=r"torch\.abs"):
+        load_entries(mappings)
+
+
+def test_a_broken_file_is_reported_not_raised(tmp_path: Path) -> None:
+    mappings = copy_corpus(tmp_path)
+    (mappings / "torch" / "torch.broken.yaml").write_text("torch_api: [\n", encoding="utf-8")
+    with pytest.raises(RenderError) as raised:
+        load_entries(mappings)
+    assert raised.value.problems[0].startswith(str(mappings / "torch" / "torch.broken.yaml"))
+    assert "AM002" in raised.value.problems[0]
+
+
+def test_sync_writes_only_changed_files_and_removes_stale_ones(
+    tmp_path: Path, rendered: dict[str, bytes]
+) -> None:
+    out = tmp_path / "generated"
+    first = sync_tree(out, rendered)
+    assert len(first.written) == len(rendered)
+    page = out / "api" / "torch.abs.md"
+    old = page.stat().st_mtime_ns - 10**9
+    os.utime(page, ns=(old, old))
+    changed = dict(rendered)
+    changed["index.md"] = rendered["index.md"] + b"\n"
+    del changed["api/torch.clamp.md"]
+    second = sync_tree(out, changed)
+    assert second.written == ["index.md"]
+    assert second.removed == ["api/torch.clamp.md"]
+    assert page.stat().st_mtime_ns == old
+    assert not (out / "api" / "torch.clamp.md").exists()
+
+
+def test_sync_refuses_a_folder_it_does_not_own(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(OutputFolderError):
+        sync_tree(tmp_path, {"index.md": b"x"})
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert not (tmp_path / MARKER).exists()
+
+
+def test_rules_page_lists_every_rule_with_its_first_bad_fixture(
+    rendered: dict[str, bytes],
+) -> None:
+    page = rendered["rules.md"].decode()
+    for rule in ALL_RULES:
+        assert f"## {rule.code} " in page
+    fixtures = corpus_sources().fixtures / "AM201"
+    first_bad = sorted(fixtures.glob("bad*.yaml"))
+    if first_bad:
+        assert f"`{first_bad[0].name}`" in page
+        assert first_bad[0].read_text(encoding="utf-8").splitlines()[1] in page
+
+
+def test_filter_index_lists_records_and_aliases(rendered: dict[str, bytes]) -> None:
+    script = rendered[INDEX_SCRIPT].decode()
+    prefix = "window.APIMAP_INDEX = "
+    assert script.startswith(prefix)
+    items = json.loads(script[len(prefix) :].rstrip().rstrip(";"))
+    by_api = {item["api"]: item for item in items}
+    assert len(items) == len(load_entries(CORPUS)) + 2  # two aliases in the corpus
+    assert by_api["torch.absolute"]["alias_of"] == "torch.abs"
+    assert by_api["torch.nn.BatchNorm1d"]["page"] == "api/torch.nn.%5EBatch%5ENorm1d.html"
+    assert by_api["torch.nn.utils.rnn.pack_padded_sequence"]["page"] == ""
+
+
+def test_home_page_counts_per_category_and_package(rendered: dict[str, bytes]) -> None:
+    home = rendered["index.md"].decode()
+    assert "本站收录 14 个 PyTorch API" in home
+    assert "| `torch.nn` | 6 | 5 | 1 | 83% |" in home
+    assert "| `torch.nn.utils.rnn` |" not in home
+    assert "coverage.svg" in home and "coverage.svg" in rendered
+
+
+def test_package_of_takes_the_longest_listed_package() -> None:
+    assert package_of("torch.nn.functional.relu") == "torch.nn.functional"
+    assert package_of("torch.nn.Conv2d") == "torch.nn"
+    assert package_of("torch.finfo") == "torch.finfo"
+    assert package_of("torch.utils.data.random_split") == "torch.utils.data"
+    assert package_of("torch.utils.tensorboard.SummaryWriter") == "torch"
+    assert package_of("torchvision.ops.nms") == OTHER
+
+
+def test_coverage_chart_is_deterministic_svg() -> None:
+    rows = [PackageCounts("torch", {1: 3, 7: 1}), PackageCounts("torch.nn", {})]
+    svg = coverage_svg(rows)
+    assert svg == coverage_svg(rows)
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert "3 / 4  75%" in svg and "0 / 0  -" in svg
+
+
+def test_record_cache_reparses_only_changed_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mappings = copy_corpus(tmp_path)
+    cache = tmp_path / "records.json"
+    first = load_entries(mappings, cache)
+    assert cache.is_file()
+    parsed: list[str] = []
+    original = corpus_module._load_one
+
+    def counting(path: Path, raw: bytes) -> Any:
+        parsed.append(path.name)
+        return original(path, raw)
+
+    monkeypatch.setattr(corpus_module, "_load_one", counting)
+    assert load_entries(mappings, cache) == first
+    assert parsed == []
+    softmax = mappings / "torch" / "nn" / "torch.nn.^Softmax.yaml"
+    softmax.write_text(
+        softmax.read_text(encoding="utf-8").replace("计算 Softmax 的维度", "归一化的维度"),
+        encoding="utf-8",
+    )
+    again = load_entries(mappings, cache)
+    assert parsed == ["torch.nn.^Softmax.yaml"]
+    changed = next(entry for entry in again if entry.api == "torch.nn.Softmax")
+    assert changed.record.params[0].desc == "归一化的维度"
+
+
+def test_record_cache_of_another_model_is_ignored(tmp_path: Path) -> None:
+    mappings = copy_corpus(tmp_path)
+    cache = tmp_path / "records.json"
+    load_entries(mappings, cache)
+    stored = json.loads(cache.read_text(encoding="utf-8"))
+    stored["salt"] = "older"
+    stored["entries"] = {key: "{}" for key in stored["entries"]}
+    cache.write_text(json.dumps(stored), encoding="utf-8")
+    assert len(load_entries(mappings, cache)) == len(load_entries(CORPUS))
+
+
+def test_page_cache_renders_only_changed_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rendered: dict[str, bytes]
+) -> None:
+    mappings = copy_corpus(tmp_path)
+    sources = replace(corpus_sources(mappings), cache=tmp_path / "cache")
+    assert render_site(sources) == rendered
+    built: list[str] = []
+    original = views_module.api_page
+
+    def counting(record: Any) -> Any:
+        built.append(record.torch_api)
+        return original(record)
+
+    monkeypatch.setattr(views_module, "api_page", counting)
+    assert render_site(sources) == rendered
+    assert built == []
+    clamp = mappings / "torch" / "torch.clamp.yaml"
+    clamp.write_text(
+        clamp.read_text(encoding="utf-8").replace("裁剪区间的下界", "裁剪范围的下界"),
+        encoding="utf-8",
+    )
+    again = render_site(sources)
+    assert built == ["torch.clamp"]
+    assert "裁剪范围的下界" in again["api/torch.clamp.md"].decode()
+    assert again["api/torch.abs.md"] == rendered["api/torch.abs.md"]
+
+
+def test_page_cache_is_dropped_when_a_template_changes(tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    shutil.copytree(corpus_sources().templates, templates)
+    sources = replace(corpus_sources(), templates=templates, cache=tmp_path / "cache")
+    render_site(sources)
+    page = templates / "api.md.j2"
+    page.write_text(page.read_text(encoding="utf-8") + "\n尾注\n", encoding="utf-8")
+    assert render_site(sources)["api/torch.abs.md"].decode().endswith("尾注\n")
+
+
+def test_page_names_differ_even_on_case_insensitive_disks() -> None:
+    upper, lower = api_docname("torch.Tensor.T"), api_docname("torch.Tensor.t")
+    assert upper == "api/torch.^Tensor.^T"
+    assert upper.lower() != lower.lower()
