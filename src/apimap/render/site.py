@@ -140,6 +140,9 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
         docname = category_docname(category_page.category)
         texts[f"{docname}.md"] = render(env, "category.md.j2", docname, page=category_page)
     texts["rules.md"] = render(env, "rules.md.j2", "rules", rules=rule_views(sources.fixtures))
+    texts["migration.md"] = render(
+        env, "migration.md.j2", "migration", items=views.migration_items(entries)
+    )
     texts[INDEX_SCRIPT] = _index_script(entries)
     files.update({name: text.encode("utf-8") for name, text in texts.items()})
     return files

@@ -335,3 +335,35 @@ def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
                 }
             )
     return sorted(items, key=lambda item: str(item["api"]))
+
+
+@dataclass(frozen=True)
+class MigrationItem:
+    """The migration notes of one record, for the migration guide."""
+
+    api: str
+    docname: str | None
+    """The diff page, when the record has one."""
+    notes: list[NoteView]
+
+
+def migration_items(entries: Iterable[Entry]) -> list[MigrationItem]:
+    """Every record with notes, by seed section (unsectioned last), then by API name."""
+    order = {section: index for index, section in enumerate(Section)}
+
+    def key(entry: Entry) -> tuple[int, str]:
+        section = entry.record.section
+        return (order[section] if section is not None else len(order), entry.api)
+
+    return [
+        MigrationItem(
+            entry.api,
+            entry.docname if entry.has_page else None,
+            [
+                NoteView(note.text, case_view(note.example) if note.example else None)
+                for note in entry.record.notes
+            ],
+        )
+        for entry in sorted(entries, key=key)
+        if entry.record.notes
+    ]
