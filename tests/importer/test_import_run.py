@@ -135,16 +135,18 @@ def test_two_runs_write_byte_identical_trees(tmp_path: Path) -> None:
 
 
 def test_a_page_imported_twice_and_an_unreadable_file_fail(tmp_path: Path) -> None:
-    copy = tmp_path / "again.md"
-    shutil.copy(SPEC / "01_no_params.md", copy)
+    # Sources are processed in path order, so the first copy wins wherever the tests live.
+    first, again = tmp_path / "a_first.md", tmp_path / "b_again.md"
+    shutil.copy(SPEC / "01_no_params.md", first)
+    shutil.copy(SPEC / "01_no_params.md", again)
     broken = tmp_path / "broken.md"
     broken.write_bytes(b"## [ \xff ] torch.x\n")
-    result = run_import([SPEC / "01_no_params.md", copy, broken], tmp_path / "mappings")
+    result = run_import([again, first, broken], tmp_path / "mappings")
     found = {u.source: (u.outcome, [p.code for p in u.problems]) for u in result.units}
     assert found == {
         str(broken): (Outcome.FAILED, ["IM008"]),
-        str(copy): (Outcome.IMPORTED, []),
-        str(SPEC / "01_no_params.md"): (Outcome.FAILED, ["IM006"]),
+        str(first): (Outcome.IMPORTED, []),
+        str(again): (Outcome.FAILED, ["IM006"]),
     }
 
 
