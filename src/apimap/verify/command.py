@@ -64,7 +64,10 @@ def run_command(args: argparse.Namespace) -> int:
     for path in result.stamped:
         print(f"已写入验证标记 (stamped) {path}", file=sys.stderr)
     rate = result.cases / result.seconds if result.seconds else 0.0
-    versions = ", ".join(f"{name} {version}" for name, version in result.versions.items())
+    versions = "; ".join(
+        ", ".join(f"{name} {version}" for name, version in environment.items())
+        for environment in result.environments
+    )
     print(
         f"验证了 {result.records} 条记录、{result.cases} 个示例，用时 {result.seconds:.1f} 秒"
         f"（其中启动 {result.startup_seconds:.1f} 秒，{result.workers} 个进程；{versions}）"

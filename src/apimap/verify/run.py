@@ -41,6 +41,9 @@ class VerifyResult(CheckResult):
     startup_seconds: float = 0.0
     workers: int = 0
     versions: dict[str, str] = field(default_factory=dict)
+    """The versions of the main environment (torch 2.13.0, paddle 3.3.1)."""
+    environments: list[dict[str, str]] = field(default_factory=list)
+    """The versions of every environment that ran (the torchvision one too)."""
     stamped: list[str] = field(default_factory=list)
 
 
@@ -212,13 +215,15 @@ def run_verify(
         if not env_jobs:
             continue
         size = workers or default_workers(len(env_jobs))
+        starting = time.monotonic()
         with WorkerPool(size, timeout, python=environment.python) as pool:
             versions = pool.start()
-            result.startup_seconds += time.monotonic() - began
+            result.startup_seconds += time.monotonic() - starting
             check_versions(versions, environment.pins)
             outcomes = pool.run(env_jobs)
             result.workers += pool.started
-        result.versions.update(versions)
+        result.environments.append(versions)
+        result.versions = result.versions or versions
         for index in environment.records:
             stamps[index] = {name: versions[name] for name in environment.pins}
         for job, outcome in zip(env_jobs, outcomes, strict=True):
