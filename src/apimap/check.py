@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import multiprocessing
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath, PurePosixPath
 
@@ -107,16 +109,34 @@ def _check_job(job: Job) -> FileResult:
     return check_source(job[0], job[1], _worker_rules, job[2])
 
 
+@contextmanager
+def _without_cycle_collection() -> Iterator[None]:
+    """Checking allocates many short-lived objects and no reference cycles worth collecting;
+    the cyclic garbage collector's passes over them cost a quarter of a cold check."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _start_worker() -> None:
+    gc.disable()  # as above; a worker lives for one run
+
+
 def _check_jobs(jobs: list[Job], rules: Sequence[Rule], processes: int | None) -> list[FileResult]:
     """Check files, in forked worker processes when there are many of them."""
     global _worker_rules
     processes = processes or os.cpu_count() or 1
     fork = "fork" in multiprocessing.get_all_start_methods()
     if processes <= 1 or len(jobs) < PARALLEL_THRESHOLD or not fork:
-        return [check_source(display, raw, rules, relpath) for display, raw, relpath in jobs]
+        with _without_cycle_collection():
+            return [check_source(display, raw, rules, relpath) for display, raw, relpath in jobs]
     _worker_rules = rules  # inherited by the forked workers
     context = multiprocessing.get_context("fork")
-    with context.Pool(processes) as pool:
+    with context.Pool(processes, initializer=_start_worker) as pool:
         chunk = max(1, len(jobs) // (processes * 8))
         return pool.map(_check_job, jobs, chunksize=chunk)
 
