@@ -54,11 +54,7 @@ def load_allowlist(path: Path) -> Allowlist:
     shown = str(path)
     if not path.is_file():
         return Allowlist(shown, [], [])
-    text, problems = loader.decode(path.read_bytes())
-    doc = None
-    if text is not None:
-        doc, more = loader.parse(text)
-        problems += more
+    doc, problems = loader.load(path.read_bytes())
     if doc is None:
         first = problems[0] if problems else None
         loc = Loc(first.line, first.col) if first else Loc(1, 1)

@@ -73,24 +73,20 @@ def check_source(
 ) -> FileResult:
     """Check one file's bytes. ``path`` is how diagnostics name the file."""
     out: list[Diagnostic] = []
-    text, problems = loader.decode(raw)
-    doc = None
-    if text is not None:
-        doc, parse_problems = loader.parse(text)
-        problems += parse_problems
+    doc, problems = loader.load(raw)
     for problem in problems:
         rule = RULES_BY_CODE[problem.code]
         out.append(
             _diagnostic(rule, Finding(Loc(problem.line, problem.col), problem.detail), path, None)
         )
-    if doc is None or text is None:
+    if doc is None:
         return FileResult(out, None)
     record, schema_findings = validate(doc)
     api = doc.data.get("torch_api") if isinstance(doc.data.get("torch_api"), str) else None
     out += [_diagnostic(rule, finding, path, api) for rule, finding in schema_findings]
     if record is None:
         return FileResult(out, None)
-    ctx = RecordContext(path=path, relpath=relpath, doc=doc, record=record, text=text)
+    ctx = RecordContext(path=path, relpath=relpath, doc=doc, record=record, text=doc.text)
     for rule in rules:
         out += _run_record_rule(rule, ctx)
     return FileResult(out, RecordSummary.of(ctx))

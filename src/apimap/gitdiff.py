@@ -68,11 +68,7 @@ class Version:
 def _version(path: str, raw: bytes | None) -> Version:
     if raw is None:
         return Version(path, None, "缺失 (missing)")
-    text, problems = loader.decode(raw)
-    doc = None
-    if text is not None:
-        doc, more = loader.parse(text)
-        problems += more
+    doc, problems = loader.load(raw)
     if doc is None:
         return Version(path, None, f"{problems[0].code} 无法解析 (cannot parse)")
     return Version(path, doc.data)

@@ -67,6 +67,8 @@ class Document:
     """Parsed YAML data with the position of every value and mapping key."""
 
     data: Any
+    text: str = ""
+    """The decoded text the data was parsed from."""
     values: dict[Path, Any] = field(default_factory=dict)
     """libyaml marks of every value (see :meth:`loc`)."""
     keys: dict[Path, Any] = field(default_factory=dict)
@@ -144,6 +146,15 @@ def decode(raw: bytes) -> tuple[str | None, list[LoadProblem]]:
     return text, problems
 
 
+def load(raw: bytes) -> tuple[Document | None, list[LoadProblem]]:
+    """Decode and parse file bytes: the document (or ``None``) and every problem on the way."""
+    text, problems = decode(raw)
+    if text is None:
+        return None, problems
+    doc, parse_problems = parse(text)
+    return doc, problems + parse_problems
+
+
 def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
     """Parse YAML text into a :class:`Document` (or report why not)."""
     parser = _Parser(text)
@@ -161,7 +172,7 @@ def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
         parser.dispose()
     if root is None:
         return None, [LoadProblem("AM006", 1, 1, "")]
-    doc = Document(data=None)
+    doc = Document(data=None, text=text)
     try:
         doc.data = _build(root, (), doc, set())
     except _Reject as rejected:

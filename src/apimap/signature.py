@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -83,7 +84,13 @@ def parse_signature(text: str) -> Signature:
         ) from None
     function = module.body[0]
     assert isinstance(function, ast.FunctionDef)
-    params = _params(function.args, definition.encode())
+    encoded = definition.encode()
+
+    def spell(node: ast.expr | None) -> str | None:
+        # The definition is one line, so column offsets (in UTF-8 bytes) slice the default out.
+        return None if node is None else encoded[node.col_offset : node.end_col_offset].decode()
+
+    params = params_of(function.args, spell)
     names = [param.name for param in params]
     for name in names:
         if names.count(name) > 1:
@@ -91,13 +98,8 @@ def parse_signature(text: str) -> Signature:
     return Signature(api, tuple(params))
 
 
-def _params(args: ast.arguments, source: bytes) -> list[Param]:
-    def text(node: ast.expr | None) -> str | None:
-        # The definition is one line, so column offsets (in UTF-8 bytes) slice the default out.
-        if node is None:
-            return None
-        return source[node.col_offset : node.end_col_offset].decode()
-
+def params_of(args: ast.arguments, text: Callable[[ast.expr | None], str | None]) -> list[Param]:
+    """The parameters of a parsed ``def``; ``text`` spells a default value (or ``None``)."""
     params: list[Param] = []
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))

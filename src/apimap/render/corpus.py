@@ -59,11 +59,7 @@ def category_docname(category: Category) -> str:
 
 
 def _load_one(path: Path, raw: bytes) -> tuple[Record | None, str | None]:
-    text, problems = loader.decode(raw)
-    doc = None
-    if text is not None:
-        doc, parse_problems = loader.parse(text)
-        problems += parse_problems
+    doc, problems = loader.load(raw)
     if doc is None:
         first = problems[0]
         return None, f"{path}:{first.line}:{first.col}: {first.code} 无法解析 (cannot load)"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from apimap.signature import ParamKind
+from apimap.signature import Param, params_of
 from apimap.verify.libraries import Resolved
 
 FUNCTIONS = "_C/_VariableFunctions.pyi"
@@ -24,19 +24,10 @@ FUNCTIONAL = "nn/functional.pyi"
 
 
 @dataclass(frozen=True)
-class StubParam:
-    """A parameter of a stub ``def``; the default is its source text."""
-
-    name: str
-    kind: ParamKind
-    default: str | None
-
-
-@dataclass(frozen=True)
 class StubSignature:
     """One ``def`` of a stub file (``self`` removed for methods)."""
 
-    params: tuple[StubParam, ...]
+    params: tuple[Param, ...]
 
 
 def stub_files(api: str) -> list[tuple[str, str | None]]:
@@ -92,7 +83,7 @@ def read_stub(path: Path, class_name: str | None) -> dict[str, list[StubSignatur
     index: dict[str, list[StubSignature]] = {}
     for node in body:
         if isinstance(node, ast.FunctionDef):
-            params = _params(node.args)
+            params = params_of(node.args, _text)
             if is_method and not _is_static(node):
                 params = params[1:]
             index.setdefault(node.name, []).append(StubSignature(tuple(params)))
@@ -101,27 +92,6 @@ def read_stub(path: Path, class_name: str | None) -> dict[str, list[StubSignatur
 
 def _is_static(node: ast.FunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
-
-
-def _params(args: ast.arguments) -> list[StubParam]:
-    params: list[StubParam] = []
-    positional = [*args.posonlyargs, *args.args]
-    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
-    defaults += args.defaults
-    for index, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
-        kind = (
-            ParamKind.POSITIONAL_ONLY
-            if index < len(args.posonlyargs)
-            else ParamKind.POSITIONAL_OR_KEYWORD
-        )
-        params.append(StubParam(arg.arg, kind, _text(default)))
-    if args.vararg is not None:
-        params.append(StubParam(args.vararg.arg, ParamKind.VAR_POSITIONAL, None))
-    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        params.append(StubParam(arg.arg, ParamKind.KEYWORD_ONLY, _text(kw_default)))
-    if args.kwarg is not None:
-        params.append(StubParam(args.kwarg.arg, ParamKind.VAR_KEYWORD, None))
-    return params
 
 
 def _text(node: ast.expr | None) -> str | None:
