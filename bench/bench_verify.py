@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from apimap.check import iter_record_files
+from apimap.pins import VISION_PREFIX
 from apimap.verify.pool import Job, WorkerPool
 from apimap.verify.run import DEFAULT_TIMEOUT, build_jobs, load_record
 
@@ -41,11 +42,13 @@ def full_run() -> tuple[float, str]:
 
 
 def corpus_cases() -> list[Job]:
-    """Every example case of every record that loads."""
+    """Every example case of every record that loads and runs in the main environment
+    (torchvision records run in their own interpreter; the full run above includes them)."""
     records = [
         loaded
         for file in iter_record_files([ROOT / "mappings"])
         if (loaded := load_record(file)[0])
+        and not loaded.record.torch_api.startswith(VISION_PREFIX)
     ]
     jobs, _ = build_jobs(records)
     return [job for job in jobs if job.kind == "case"]
