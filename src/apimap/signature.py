@@ -34,11 +34,16 @@ class Param:
     @property
     def spelled(self) -> str:
         """The name as a parameter row writes it: ``*size``, ``**kwargs``."""
-        if self.kind is ParamKind.VAR_POSITIONAL:
-            return "*" + self.name
-        if self.kind is ParamKind.VAR_KEYWORD:
-            return "**" + self.name
-        return self.name
+        return spelling(self.name, self.kind)
+
+
+def spelling(name: str, kind: ParamKind) -> str:
+    """``*size`` for varargs, ``**kwargs`` for keywords, else the name."""
+    if kind is ParamKind.VAR_POSITIONAL:
+        return "*" + name
+    if kind is ParamKind.VAR_KEYWORD:
+        return "**" + name
+    return name
 
 
 @dataclass(frozen=True, eq=False)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from apimap.signature import ParamKind, SignatureError, parse_signature
+from apimap.signature import ParamKind, SignatureError, parse_signature, spelling
 from apimap.verify import stubs
 from apimap.verify.defaults import Default, Namespaces, display, evaluate
 from apimap.verify.libraries import Resolved
@@ -45,11 +45,7 @@ class RealParam:
     @property
     def spelled(self) -> str:
         """``*size`` for varargs, ``**kwargs`` for keywords, else the name."""
-        if self.kind is ParamKind.VAR_POSITIONAL:
-            return "*" + self.name
-        if self.kind is ParamKind.VAR_KEYWORD:
-            return "**" + self.name
-        return self.name
+        return spelling(self.name, self.kind)
 
 
 @dataclass(frozen=True)
