@@ -13,6 +13,7 @@ from apimap import export, scaffold, xcheck
 from apimap.allowlist import load_allowlist
 from apimap.check import run_check
 from apimap.diagnostics import Severity
+from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.importer import command as import_command
 from apimap.render import commands as site_commands
 from apimap.report import FORMATS, WRITERS
@@ -21,10 +22,6 @@ from apimap.schema_export import SCHEMA_PATH, schema_text
 from apimap.verify import command as verify_command
 from apimap.workflow_commands import add_commands as add_workflow_commands
 from apimap.workflow_commands import apply_fixes
-
-EXIT_CLEAN = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
 
 
 def _codes(value: str) -> set[str]:

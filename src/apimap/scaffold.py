@@ -21,14 +21,12 @@ from typing import Any
 from apimap.canonical import schema_comment
 from apimap.categories import Category, RowKind, Section, computed_category
 from apimap.emit import render
+from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.paths import API_NAME, record_path
 from apimap.rules.context_category import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
 from apimap.rules.draft import TODO_MARKER
 from apimap.signature import ParamKind
 from apimap.yamlcomments import Comments
-
-EXIT_CLEAN = 0
-EXIT_USAGE = 2
 
 CONVENTIONAL_RENAMES = {
     "input": "x",

@@ -8,13 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.fix import run_fix
 from apimap.fmt import run_fmt
 from apimap.gitdiff import GitError, diff_revisions, to_json, to_markdown
-
-EXIT_CLEAN = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
 
 
 def add_commands(commands: Any) -> None:

@@ -7,12 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.importer.report import write_json, write_text
 from apimap.importer.run import Outcome, run_import
-
-EXIT_CLEAN = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
 
 
 def add_parser(commands: Any) -> None:
@@ -42,4 +39,4 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         write_text(result, sys.stdout, out)
     failed = any(unit.outcome is Outcome.FAILED for unit in result.units)
-    return EXIT_FAILED if failed else EXIT_CLEAN
+    return EXIT_FINDINGS if failed else EXIT_CLEAN

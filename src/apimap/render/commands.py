@@ -13,8 +13,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_OK = 0
-EXIT_FAILED = 1
+from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS
+
+
+def _add_site_folders(parser: argparse.ArgumentParser) -> None:
+    """The folders ``build`` and ``serve`` read and write."""
+    parser.add_argument("--mappings", help="记录目录，默认 mappings/")
+    parser.add_argument("--generated", help="生成的 Markdown 目录，默认 site/_generated")
+    parser.add_argument("--cache-dir", default=".apimap_cache", help="检查结果的缓存目录")
+    parser.add_argument("--html", help="HTML 输出目录，默认 site/_build/html")
 
 
 def _default_jobs() -> int:
@@ -37,13 +44,13 @@ def cmd_render(args: argparse.Namespace) -> int:
         report = sync_tree(Path(args.out), files)
     except (RenderError, OutputFolderError) as exc:
         print(f"apimap render: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+        return EXIT_FINDINGS
     print(
         f"已生成 {len(files)} 个文件到 {args.out}：写入 {len(report.written)} 个，"
         f"未变 {report.unchanged} 个，删除 {len(report.removed)} 个 "
         f"(rendered: written / unchanged / removed)"
     )
-    return EXIT_OK
+    return EXIT_CLEAN
 
 
 def _layout(args: argparse.Namespace) -> Any:
@@ -86,10 +93,7 @@ def add_commands(commands: Any) -> None:
     build = commands.add_parser(
         "build", help="检查记录并构建站点 (check, render and build the site)"
     )
-    build.add_argument("--mappings", help="记录目录，默认 mappings/")
-    build.add_argument("--generated", help="生成的 Markdown 目录，默认 site/_generated")
-    build.add_argument("--cache-dir", default=".apimap_cache", help="检查结果的缓存目录")
-    build.add_argument("--html", help="HTML 输出目录，默认 site/_build/html")
+    _add_site_folders(build)
     build.add_argument("--jobs", type=int, default=_default_jobs(), help="Sphinx 并行进程数")
     build.add_argument("--verbose", action="store_true", help="显示 Sphinx 的全部输出")
     build.set_defaults(handler=cmd_build)
@@ -97,10 +101,7 @@ def add_commands(commands: Any) -> None:
     preview = commands.add_parser(
         "serve", help="本地预览，改动后自动重新构建 (preview and rebuild on change)"
     )
-    preview.add_argument("--mappings", help="记录目录，默认 mappings/")
-    preview.add_argument("--generated", help="生成的 Markdown 目录，默认 site/_generated")
-    preview.add_argument("--cache-dir", default=".apimap_cache", help="检查结果的缓存目录")
-    preview.add_argument("--html", help="HTML 输出目录，默认 site/_build/html")
+    _add_site_folders(preview)
     preview.add_argument("--host", default="127.0.0.1")
     preview.add_argument("--port", type=int, default=8000, help="端口；0 表示任选空闲端口")
     preview.add_argument("--interval", type=float, default=1.0, help="检查改动的间隔秒数")

@@ -9,11 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from apimap.diagnostics import Severity
+from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.report import FORMATS, WRITERS
-
-EXIT_CLEAN = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
 
 
 def add_parser(commands: Any) -> None:
