@@ -9,6 +9,7 @@ the path it pretends to live at with ``# path: mappings/...``. A directory fixtu
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -67,3 +68,15 @@ def fixture_entries(code: str) -> list[Path]:
     """The good and bad fixtures (files and directories) of one rule."""
     folder = FIXTURES / code
     return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+CLEAN_RECORD = FIXTURES / "AM501" / "good" / "mappings" / "torch" / "torch.abs.yaml"
+"""A record that passes every rule (a copy of the real torch.abs record)."""
+
+
+def copy_clean_record(root: Path) -> Path:
+    """Put the clean record at ``root/mappings/torch/torch.abs.yaml`` and return its path."""
+    target = root / "mappings" / "torch" / "torch.abs.yaml"
+    target.parent.mkdir(parents=True)
+    shutil.copy(CLEAN_RECORD, target)
+    return target

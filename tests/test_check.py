@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,26 +11,9 @@ from apimap.check import run_check
 from apimap.diagnostics import Severity
 from apimap.rules import RECORD_RULES
 from apimap.rules.base import Rule, Scope
+from rule_fixtures import copy_clean_record
 
 ROOT = Path(__file__).resolve().parent.parent
-GOOD = (
-    ROOT
-    / "tests"
-    / "fixtures"
-    / "rules"
-    / "AM501"
-    / "good"
-    / "mappings"
-    / "torch"
-    / "torch.abs.yaml"
-)
-
-
-def _corpus(tmp_path: Path) -> Path:
-    target = tmp_path / "mappings" / "torch" / "torch.abs.yaml"
-    target.parent.mkdir(parents=True)
-    shutil.copy(GOOD, target)
-    return target
 
 
 def test_crashing_rule_becomes_a_diagnostic(
@@ -42,14 +24,14 @@ def test_crashing_rule_becomes_a_diagnostic(
 
     broken = Rule("AM299", "坏规则 (broken)", Scope.RECORD, Severity.ERROR, "", explode)
     monkeypatch.setattr(check, "RECORD_RULES", [*RECORD_RULES, broken])
-    record = _corpus(tmp_path)
+    record = copy_clean_record(tmp_path)
     result = run_check([record.parent.parent])
     assert [(d.code, d.line) for d in result.diagnostics] == [("AM000", 1)]
     assert "AM299" in result.diagnostics[0].message and "boom" in result.diagnostics[0].message
 
 
 def test_cache_reuses_results_until_the_content_changes(tmp_path: Path) -> None:
-    record = _corpus(tmp_path)
+    record = copy_clean_record(tmp_path)
     cache = tmp_path / "cache"
     first = run_check([tmp_path / "mappings"], cache_dir=cache)
     second = run_check([tmp_path / "mappings"], cache_dir=cache)
@@ -65,7 +47,7 @@ def test_cache_reuses_results_until_the_content_changes(tmp_path: Path) -> None:
 
 
 def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
-    _corpus(tmp_path)
+    copy_clean_record(tmp_path)
     cache = tmp_path / "cache"
     cache.mkdir()
     (cache / "check.json").write_text("{not json", encoding="utf-8")
@@ -82,7 +64,7 @@ def test_the_committed_mappings_are_clean() -> None:
 def test_worker_pool_gives_the_same_result_as_one_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    record = _corpus(tmp_path)
+    record = copy_clean_record(tmp_path)
     text = record.read_text(encoding="utf-8")
     for index in range(12):
         copy = record.parent / f"copy{index}.yaml"

@@ -12,27 +12,15 @@ import pytest
 
 from apimap.cli import main
 from apimap.rules import ALL_RULES
+from rule_fixtures import copy_clean_record
 
 ROOT = Path(__file__).resolve().parent.parent
-GOOD = (
-    ROOT
-    / "tests"
-    / "fixtures"
-    / "rules"
-    / "AM501"
-    / "good"
-    / "mappings"
-    / "torch"
-    / "torch.abs.yaml"
-)
 
 
 @pytest.fixture
 def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A working directory with one clean record under mappings/."""
-    target = tmp_path / "mappings" / "torch" / "torch.abs.yaml"
-    target.parent.mkdir(parents=True)
-    shutil.copy(GOOD, target)
+    copy_clean_record(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     return tmp_path
