@@ -137,16 +137,19 @@ def _check_jobs(jobs: list[Job], rules: Sequence[Rule], processes: int | None) -
         return pool.map(_check_job, jobs, chunksize=chunk)
 
 
-def _run_record_rule(rule: Rule, ctx: RecordContext) -> Iterator[Diagnostic]:
-    api = ctx.record.torch_api
+def _findings(rule: Rule, target: RecordContext | CorpusContext) -> tuple[Rule, list[Finding]]:
+    """What ``rule`` finds; a rule that crashes becomes one AM000 finding and the run goes on."""
     try:
-        findings = list(rule.check(ctx))
-    except Exception as exc:  # a broken rule must not stop the run
+        return rule, list(rule.check(target))
+    except Exception as exc:
         detail = f"{rule.code} 执行失败 (rule crashed)：{type(exc).__name__}: {exc}"
-        yield _diagnostic(INTERNAL_ERROR, Finding(Loc(1, 1), detail), ctx.path, api)
-        return
+        return INTERNAL_ERROR, [Finding(Loc(1, 1), detail)]
+
+
+def _run_record_rule(rule: Rule, ctx: RecordContext) -> Iterator[Diagnostic]:
+    reported, findings = _findings(rule, ctx)
     for finding in findings:
-        yield _diagnostic(rule, finding, ctx.path, api)
+        yield _diagnostic(reported, finding, ctx.path, ctx.record.torch_api)
 
 
 def _code_fingerprint() -> str:
@@ -270,13 +273,8 @@ def run_check(
         result.diagnostics += file_result.diagnostics
     corpus = CorpusContext(summaries)
     for rule in corpus_rules:
-        try:
-            findings = list(rule.check(corpus))
-        except Exception as exc:
-            detail = f"{rule.code} 执行失败 (rule crashed)：{type(exc).__name__}: {exc}"
-            findings = [Finding(Loc(1, 1), detail, path="<corpus>")]
-            rule = INTERNAL_ERROR
-        result.diagnostics += [_diagnostic(rule, f, "<corpus>", None) for f in findings]
+        reported, findings = _findings(rule, corpus)
+        result.diagnostics += [_diagnostic(reported, f, "<corpus>", None) for f in findings]
     cache.save()
     result.diagnostics = [d for d in result.diagnostics if is_selected(d.code, select, ignore)]
     if allowlist is not None:
