@@ -13,8 +13,9 @@ from pathlib import Path
 from apimap import loader
 from apimap.diagnostics import Diagnostic
 from apimap.location import Loc
-from apimap.rules.allowlist_rules import MALFORMED, STALE
 from apimap.rules.base import Finding, Rule
+from apimap.rules.catalog.am601_allowlist_stale import RULE as STALE
+from apimap.rules.catalog.am602_allowlist_malformed import RULE as MALFORMED
 
 
 @dataclass(frozen=True)

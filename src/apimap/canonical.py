@@ -13,6 +13,7 @@ from typing import Any
 
 from apimap import loader
 from apimap.emit import render
+from apimap.migrate import is_format_one, migrate
 from apimap.schema_export import SCHEMA_PATH
 from apimap.yamlcomments import Comments, find_comments
 
@@ -89,14 +90,18 @@ def render_checked(text: str, data: dict[str, Any], relpath: PurePosixPath | Non
 
 
 def format_text(text: str, relpath: PurePosixPath | None) -> str:
-    """The canonical form of ``text``; raises :class:`NotFormattable` when it does not load."""
+    """The canonical form of ``text`` (a record of format 1 is migrated to format 2 on the way);
+    raises :class:`NotFormattable` when it does not load."""
     doc, problems = loader.parse(text)
     if doc is None:
         problem = problems[0]
         raise NotFormattable(
             f"{problem.line}:{problem.col}: {problem.code} 无法解析 (cannot parse)"
         )
-    return render_checked(text, doc.data, relpath)
+    data = doc.data
+    if isinstance(data, dict) and is_format_one(data):
+        data = migrate(data)
+    return render_checked(text, data, relpath)
 
 
 def format_source(raw: bytes, relpath: PurePosixPath | None) -> str:

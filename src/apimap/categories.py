@@ -1,12 +1,15 @@
-"""The seven mapping categories of the specification and their sub-cases.
+"""The enumerations of the record format: categories, row kinds, actions and API types.
 
 The order of :class:`Category` is the specification's priority order: when
-several apply, the later one wins.
+several apply, the later one wins. The Chinese words for every value live in
+:mod:`apimap.phrases`.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+
+from apimap import phrases
 
 
 class Category(StrEnum):
@@ -29,7 +32,7 @@ class Category(StrEnum):
     @property
     def label(self) -> str:
         """The Chinese name used in titles and tables."""
-        return _LABELS[self]
+        return phrases.CATEGORY_LABELS[self.value]
 
     @property
     def group(self) -> int:
@@ -46,22 +49,6 @@ class Category(StrEnum):
         """Categories 1 to 3 follow from the parameter rows."""
         return self.group <= 3
 
-
-_LABELS = {
-    Category.NO_PARAMS: "无参数",
-    Category.IDENTICAL: "参数完全一致",
-    Category.NAMES_DIFFER: "仅参数名不一致",
-    Category.PADDLE_MORE: "paddle 参数更多",
-    Category.DEFAULTS_DIFFER: "仅参数默认值不一致",
-    Category.TORCH_MORE: "torch 参数更多",
-    Category.INPUT_TYPE_DIFF: "输入参数类型不一致",
-    Category.INPUT_USAGE_DIFF: "输入参数用法不一致",
-    Category.RETURN_TYPE_DIFF: "返回参数类型不一致",
-    Category.COMPOSITE: "组合替代实现",
-    Category.CONTEXT_CHANGE: "用法不同：涉及上下文修改",
-    Category.OTHER_PACKAGE: "对应 API 不在主框架",
-    Category.MISSING: "功能缺失",
-}
 
 _RANKS = {category: index for index, category in enumerate(Category)}
 
@@ -81,15 +68,8 @@ _GROUPS = {
     Category.MISSING: 7,
 }
 
-GROUP_NAMES = {
-    1: "API 完全一致",
-    2: "torch 参数更多",
-    3: "参数不一致",
-    4: "组合替代实现",
-    5: "用法不同：涉及上下文修改",
-    6: "对应 API 不在主框架",
-    7: "功能缺失",
-}
+GROUP_NAMES = phrases.GROUP_NAMES
+"""Category number (1 to 7) -> its Chinese name."""
 
 
 class RowKind(StrEnum):
@@ -139,14 +119,57 @@ class Action(StrEnum):
     @property
     def phrase(self) -> str:
         """The fixed remark phrase of the specification."""
-        return _ACTION_PHRASES[self]
+        return phrases.ACTION_PHRASES[self.value]
 
 
-_ACTION_PHRASES = {
-    Action.REWRITE: "需要转写",
-    Action.NONE: "暂无转写方式",
-    Action.DELETE: "一般对网络训练结果影响不大，可直接删除",
-}
+class ApiType(StrEnum):
+    """What kind of object the torch API is; it decides what its page and its calls look like."""
+
+    FUNCTION = "function"
+    CLASS = "class"
+    METHOD = "method"
+    ATTRIBUTE = "attribute"
+    CONSTANT = "constant"
+    CONTEXT_MANAGER = "context_manager"
+    DECORATOR = "decorator"
+
+    @property
+    def label(self) -> str:
+        """The Chinese name shown on the page."""
+        return phrases.API_TYPE_LABELS[self.value]
+
+    @property
+    def callable(self) -> bool:
+        """Attributes and constants have no call signature and no parameters."""
+        return self not in {ApiType.ATTRIBUTE, ApiType.CONSTANT}
+
+
+class MissingReason(StrEnum):
+    """Why Paddle has no counterpart (category 7), in the upstream documentation's five classes."""
+
+    CHEAP = "cheap"
+    NEEDS_KERNELS = "needs_kernels"
+    DESIGN_DIFFERS = "design_differs"
+    DEPRECATED = "deprecated"
+    EXPERIMENTAL = "experimental"
+
+    @property
+    def label(self) -> str:
+        """The Chinese wording of the reason."""
+        return phrases.MISSING_REASON_LABELS[self.value]
+
+
+class ShapeOnly(StrEnum):
+    """Why a result is compared by type, dtype and shape only (never its values)."""
+
+    RANDOM = "random"
+    UNINITIALIZED = "uninitialized"
+    DEVICE = "device"
+
+    @property
+    def label(self) -> str:
+        """The Chinese wording of the reason."""
+        return phrases.SHAPE_ONLY_LABELS[self.value]
 
 
 class Section(StrEnum):

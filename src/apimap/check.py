@@ -17,9 +17,17 @@ from apimap.allowlist import Allowlist, apply_allowlist
 from apimap.context import CorpusContext, RecordContext, RecordSummary
 from apimap.diagnostics import Diagnostic, Severity
 from apimap.location import Loc
-from apimap.rules import CORPUS_RULES, RECORD_RULES, RULES_BY_CODE, is_selected, selected
 from apimap.rules.base import Finding, Rule
-from apimap.rules.internal import INTERNAL_ERROR
+from apimap.rules.catalog.am001_encoding import RULE as ENCODING
+from apimap.rules.registry import (
+    CORPUS_RULES,
+    INTERNAL_ERROR,
+    RECORD_RULES,
+    RULES_BY_CODE,
+    is_selected,
+    selected,
+)
+from apimap.stamps import stamp_file
 from apimap.validate import validate
 
 MAPPINGS_DIR = "mappings"
@@ -69,9 +77,13 @@ def _diagnostic(rule: Rule, finding: Finding, path: str, api: str | None) -> Dia
 
 
 def check_source(
-    path: str, raw: bytes, rules: Sequence[Rule], relpath: PurePosixPath | None = None
+    path: str,
+    raw: bytes,
+    rules: Sequence[Rule],
+    relpath: PurePosixPath | None = None,
+    stamp: bytes | None = None,
 ) -> FileResult:
-    """Check one file's bytes. ``path`` is how diagnostics name the file."""
+    """Check one file's bytes (and its stamp's). ``path`` is how diagnostics name the file."""
     out: list[Diagnostic] = []
     doc, problems = loader.load(raw)
     for problem in problems:
@@ -86,14 +98,16 @@ def check_source(
     out += [_diagnostic(rule, finding, path, api) for rule, finding in schema_findings]
     if record is None:
         return FileResult(out, None)
-    ctx = RecordContext(path=path, relpath=relpath, doc=doc, record=record, text=doc.text)
+    ctx = RecordContext(
+        path=path, relpath=relpath, doc=doc, record=record, text=doc.text, stamp=stamp
+    )
     for rule in rules:
         out += _run_record_rule(rule, ctx)
     return FileResult(out, RecordSummary.of(ctx))
 
 
-Job = tuple[str, bytes, PurePosixPath | None]
-"""What checking one file needs: display path, content, path below ``mappings/``."""
+Job = tuple[str, bytes, PurePosixPath | None, bytes | None]
+"""What checking one file needs: display path, content, path below ``mappings/``, stamp."""
 
 PARALLEL_THRESHOLD = 200
 """Below this many files a worker pool costs more than it saves."""
@@ -102,7 +116,7 @@ _worker_rules: Sequence[Rule] = ()
 
 
 def _check_job(job: Job) -> FileResult:
-    return check_source(job[0], job[1], _worker_rules, job[2])
+    return check_source(job[0], job[1], _worker_rules, job[2], job[3])
 
 
 @contextmanager
@@ -129,7 +143,7 @@ def _check_jobs(jobs: list[Job], rules: Sequence[Rule], processes: int | None) -
     fork = "fork" in multiprocessing.get_all_start_methods()
     if processes <= 1 or len(jobs) < PARALLEL_THRESHOLD or not fork:
         with _without_cycle_collection():
-            return [check_source(display, raw, rules, relpath) for display, raw, relpath in jobs]
+            return [check_source(d, raw, rules, rel, stamp) for d, raw, rel, stamp in jobs]
     _worker_rules = rules  # inherited by the forked workers
     context = multiprocessing.get_context("fork")
     with context.Pool(processes, initializer=_start_worker) as pool:
@@ -219,6 +233,17 @@ class Cache:
             pass  # a cache that cannot be written only costs time
 
 
+def read_stamp(record_file: Path) -> bytes | None:
+    """The bytes of a record's stamp file, when it has one."""
+    location = stamp_file(record_file)
+    if location is None:
+        return None
+    try:
+        return location.read_bytes()
+    except OSError:
+        return None
+
+
 def iter_record_files(paths: Iterable[Path]) -> Iterator[Path]:
     """Record files below ``paths`` (``*.yaml`` files, sorted), plus named files as given."""
     for path in paths:
@@ -252,14 +277,16 @@ def run_check(
         try:
             raw = file.read_bytes()
         except OSError as exc:
-            rule = RULES_BY_CODE["AM001"]
             detail = f"无法读取 (cannot read)：{exc.strerror}"
-            result.diagnostics.append(_diagnostic(rule, Finding(Loc(1, 1), detail), display, None))
+            result.diagnostics.append(
+                _diagnostic(ENCODING, Finding(Loc(1, 1), detail), display, None)
+            )
             continue
-        key = cache.key(display, raw)
+        stamp = read_stamp(file)
+        key = cache.key(display, raw + b"\0" + (stamp or b""))
         cached = cache.get(key)
         if cached is None:
-            misses.append((key, (display, raw, relative_to_mappings(file.absolute()))))
+            misses.append((key, (display, raw, relative_to_mappings(file.absolute()), stamp)))
         else:
             result.cached += 1
             results.append(cached)

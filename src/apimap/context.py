@@ -8,11 +8,12 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any, TypeVar, cast
 
+from apimap import derived
 from apimap.categories import Category
 from apimap.loader import Document
 from apimap.location import Loc, Path
 from apimap.model import Record
-from apimap.signature import Signature, SignatureError, parse_signature
+from apimap.signature import Param, Signature, SignatureError, parse_signature
 
 T = TypeVar("T")
 
@@ -29,6 +30,8 @@ class RecordContext:
     record: Record
     text: str
     """The file's decoded text (for rules that compare it with a canonical form)."""
+    stamp: bytes | None = None
+    """The bytes of the record's verification stamp file, when there is one."""
 
     _memo: dict[str, Any] = field(default_factory=dict)
 
@@ -46,10 +49,15 @@ class RecordContext:
         """Where the key of ``path`` starts."""
         return self.doc.key_loc(tuple(path))
 
+    @cached_property
+    def category(self) -> Category:
+        """The declared category, or the one the rows imply."""
+        return derived.category(self.record)
+
     @property
     def has_paddle_side(self) -> bool:
         """The record compares with a paddle API (not composite, not missing)."""
-        return self.record.paddle_api is not None and self.record.category not in {
+        return self.record.paddle_api is not None and self.category not in {
             Category.COMPOSITE,
             Category.MISSING,
         }
@@ -60,43 +68,61 @@ class RecordContext:
         return [sig for sig in map(_try_parse, self.record.torch_overloads) if sig is not None]
 
     @cached_property
-    def paddle_signature(self) -> Signature | None:
-        """The paddle signature, when there is one and it parses."""
-        text = self.record.paddle_signature
-        return None if text is None else _try_parse(text)
+    def paddle_signatures(self) -> list[Signature]:
+        """The paddle overloads that parse."""
+        return [sig for sig in map(_try_parse, self.record.paddle_overloads) if sig is not None]
 
     @cached_property
     def signatures_complete(self) -> bool:
         """Every recorded signature parsed, so coverage rules can judge the rows."""
         record = self.record
-        torch_ok = bool(record.torch_overloads) and len(self.torch_signatures) == len(
-            record.torch_overloads
-        )
-        paddle_ok = record.paddle_signature is None or self.paddle_signature is not None
+        torch_ok = len(self.torch_signatures) == len(record.torch_overloads)
+        paddle_ok = len(self.paddle_signatures) == len(record.paddle_overloads)
         return torch_ok and paddle_ok
 
-    @cached_property
-    def skipped_paddle_param(self) -> str | None:
-        """The paddle parameter ignored because a class member maps to a free function."""
-        sig = self.paddle_signature
-        if not self.record.paddle_skip_first or sig is None or not sig.params:
-            return None
-        return sig.params[0].spelled
-
     def paddle_canonical(self, name: str) -> str:
-        """The paddle parameter a row names, resolving accepted torch-style aliases."""
-        return self.record.paddle_param_aliases.get(name, name)
+        """The paddle parameter a row names, resolving accepted torch-style names."""
+        return self.record.paddle_accepts.get(name, name)
+
+    def paddle_find(self, name: str) -> Param | None:
+        """The paddle parameter ``name`` (or the one it is accepted for) in any overload."""
+        canonical = self.paddle_canonical(name)
+        for sig in self.paddle_signatures:
+            found = sig.find(canonical)
+            if found is not None:
+                return found
+        return None
+
+    def torch_find(self, name: str) -> Param | None:
+        """The torch parameter ``name`` in any overload."""
+        for sig in self.torch_signatures:
+            found = sig.find(name)
+            if found is not None:
+                return found
+        return None
 
     def paddle_params(self) -> list[str]:
-        """Paddle parameters that the rows must cover (``name`` and a skipped first excluded)."""
-        sig = self.paddle_signature
-        if sig is None:
-            return []
-        return [
-            p.spelled
-            for p in sig.params
-            if p.name != "name" and p.spelled != self.skipped_paddle_param
-        ]
+        """Paddle parameters that the rows must cover, in first-seen order.
+
+        Paddle's generated ``name`` is left out unless a row maps a torch parameter onto it
+        (``register_buffer(name, tensor)``); so is the parameter that receives the object a
+        torch method is called on (``self_param``).
+        """
+        mapped = {
+            self.paddle_canonical(name)
+            for row in self.record.params
+            if derived.torch_names(row)
+            for name in derived.paddle_names(row)
+        }
+        seen: dict[str, None] = {}
+        for sig in self.paddle_signatures:
+            for param in sig.params:
+                if param.name == "name" and "name" not in mapped:
+                    continue
+                if param.spelled == self.record.self_param:
+                    continue
+                seen.setdefault(param.spelled)
+        return list(seen)
 
     def torch_params(self) -> list[str]:
         """Every torch parameter of every overload, in first-seen order."""
@@ -146,6 +172,12 @@ class RecordSummary:
         )
 
     @classmethod
+    def of_names(cls, path: str, api: str, names: list[str]) -> RecordSummary:
+        """A summary without positions (for records read without their source text)."""
+        start = Loc(1, 1)
+        return cls(path=path, api=api, api_loc=start, aliases=tuple((n, start) for n in names))
+
+    @classmethod
     def of(cls, ctx: RecordContext) -> RecordSummary:
         """Summarise a parsed record."""
         return cls(
@@ -153,7 +185,15 @@ class RecordSummary:
             api=ctx.record.torch_api,
             api_loc=ctx.loc("torch_api"),
             aliases=tuple(
-                (alias, ctx.loc("aliases", index)) for index, alias in enumerate(ctx.record.aliases)
+                [
+                    (alias, ctx.loc("torch_aliases", index))
+                    for index, alias in enumerate(ctx.record.torch_aliases)
+                ]
+                + (
+                    [(ctx.record.inplace.torch, ctx.loc("inplace", "torch"))]
+                    if ctx.record.inplace
+                    else []
+                )
             ),
         )
 

@@ -1,10 +1,11 @@
 """``apimap export``: the knowledge base as one versioned JSON document for converters.
 
-Per torch API: the Paddle target, the category (id, Chinese label, group),
-parameter renames, torch-only parameters with what to do about them,
-Paddle-only parameters, defaults a converter must inject (default_diff rows:
-the Paddle parameter is set to the torch default), the rows that need a
-rewrite, aliases and verified versions. Plus an alias index and a reverse
+Per torch API: its type and Chinese name, the Paddle target, the category
+(id, Chinese label, group), parameter renames, torch-only parameters with what
+to do about them, Paddle-only parameters and the values they must take,
+defaults a converter must inject (default_diff rows: the Paddle parameter is
+set to the torch default), the rows that need a rewrite, aliases, the in-place
+variant, the 功能缺失 reason, and what verification proved (from the stamp). Plus an alias index and a reverse
 index (Paddle API -> torch APIs). Keys are sorted and lists keep a stable
 order, so the same records always give byte-identical output.
 
@@ -22,12 +23,13 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from apimap.categories import Action, Category, RowKind
+from apimap import derived
+from apimap.categories import Action, ApiType, Category, MissingReason, RowKind
+from apimap.corpus import CorpusError, Entry, load_entries
 from apimap.model import ParamRow, Record
-from apimap.render import phrases
-from apimap.render.corpus import RenderError, load_entries
+from apimap.stamps import Stamp
 
-SCHEMA_VERSION: Final = "1.0"
+SCHEMA_VERSION: Final = "2.0"
 EXPORT_SCHEMA_PATH = "schema/export.schema.json"
 EXPORT_SCHEMA_ID = "https://apimap.invalid/schema/export.schema.json"
 
@@ -63,6 +65,8 @@ class PaddleOnlyParam(_Model):
     param: str
     setting: str | None
     """如何设置；null 表示保持默认 / how to set it; null: keep the default."""
+    value: str | None
+    """与 PyTorch 行为一致时应传的值（Python 表达式）/ the value to pass, a Python expression."""
 
 
 class DefaultSetting(_Model):
@@ -76,43 +80,75 @@ class DefaultSetting(_Model):
 class Difference(_Model):
     """用法或类型不一致、需要转写的参数或返回值 / a row that needs a rewrite."""
 
-    torch: str | None
-    paddle: str | None
+    torch: list[str]
+    paddle: list[str]
     kind: RowKind
     action: Action | None
     diff: str | None
+    convert: str | None
+    """把 PyTorch 实参 `value` 转为 Paddle 实参的表达式 / converts the torch argument ``value``."""
+
+
+class MissingInfo(_Model):
+    """功能缺失的原因 / why paddle has no counterpart."""
+
+    reason: MissingReason
+    label: str
+    detail: str
+    instead: str | None
+
+
+class Verification(_Model):
+    """验证结果 / what ``apimap verify`` proved."""
+
+    versions: dict[str, str]
+    complete: bool
+    unproven: list[str]
+    date: str
+
+
+class InplaceInfo(_Model):
+    """原位版本 / the in-place variant."""
+
+    torch: str
+    paddle: str
 
 
 class ExportedApi(_Model):
     """一个 PyTorch API 的映射 / the mapping of one torch API."""
 
+    api_type: ApiType
+    zh_name: str
     paddle_api: str | None
     """null：组合替代实现或功能缺失 / none for composite and missing."""
     paddle_package: str | None
     category: CategoryInfo
     section: str | None
     torch_signatures: list[str]
-    paddle_signature: str | None
-    renames: dict[str, str]
-    """PyTorch 参数名 → Paddle 参数名（仅名称不同、用法一致的参数）/ torch name -> paddle name."""
+    paddle_signatures: list[str]
+    renames: dict[str, list[str]]
+    """PyTorch 参数名 → Paddle 参数名（用法一致、名称不同；一对多时多个）/ torch -> paddle names."""
     torch_only: list[TorchOnlyParam]
     paddle_only: list[PaddleOnlyParam]
     inject_defaults: dict[str, str]
     """Paddle 参数 → 应设置的值（PyTorch 默认值的 Python 表达式）/ paddle param -> torch default."""
     default_settings: list[DefaultSetting]
     differences: list[Difference]
-    paddle_param_aliases: dict[str, str]
-    paddle_skip_first: bool
+    paddle_accepts: dict[str, str]
+    """Paddle 也接受的 PyTorch 风格参数名 → Paddle 参数 / torch-style names paddle accepts."""
+    self_param: str | None
+    """Tensor 方法映射为函数时接收该 Tensor 的 Paddle 参数 / receives the method's object."""
     aliases: list[str]
-    reason: str | None
-    verified: dict[str, str] | None
-    """验证所用的库版本，库名 → 版本 / library -> version the record was verified with."""
+    inplace: InplaceInfo | None
+    missing: MissingInfo | None
+    verified: Verification | None
+    """null：没有当前的验证标记 / no current stamp."""
 
 
 class ExportDocument(_Model):
     """apimap 知识库导出 / the apimap knowledge base export."""
 
-    schema_version: Literal["1.0"]
+    schema_version: Literal["2.0"]
     apis: dict[str, ExportedApi]
     """PyTorch API 全称 → 映射 / torch API -> mapping."""
     aliases: dict[str, str]
@@ -121,75 +157,125 @@ class ExportDocument(_Model):
     """Paddle API → 映射到它的 PyTorch API 与别名（排序）/ paddle API -> torch APIs."""
 
 
-def _inject(record: Record, row: ParamRow) -> tuple[str, str] | None:
-    default = phrases.row_defaults(record, row).torch
-    if row.setting is not None or row.paddle is None or default is None:
+def default_injection(record: Record, row: ParamRow) -> tuple[str, str] | None:
+    paddle_side = derived.paddle_names(row)
+    if row.setting is not None or len(paddle_side) != 1:
         return None
-    return row.paddle, default
+    value = row.paddle_value or derived.row_defaults(record, row).torch
+    return None if value is None else (paddle_side[0], value)
 
 
-def exported_api(record: Record) -> ExportedApi:
-    """The export entry of one record."""
-    rows = record.params
-    injected = [
-        pair for row in rows if row.kind is RowKind.DEFAULT_DIFF if (pair := _inject(record, row))
-    ]
-    return ExportedApi(
-        paddle_api=record.paddle_api,
-        paddle_package=record.paddle_package,
-        category=CategoryInfo(
-            id=record.category, label=record.category.label, group=record.category.group
-        ),
-        section=record.section.value if record.section else None,
-        torch_signatures=record.torch_overloads,
-        paddle_signature=record.paddle_signature,
-        renames={
-            row.torch: row.paddle
-            for row in rows
-            if row.kind in _RENAMING_KINDS and row.torch and row.paddle and row.torch != row.paddle
-        },
-        torch_only=[
-            TorchOnlyParam(param=row.torch, action=row.action)
-            for row in rows
-            if row.kind is RowKind.TORCH_ONLY and row.torch
-        ],
-        paddle_only=[
-            PaddleOnlyParam(param=row.paddle, setting=row.setting)
-            for row in rows
-            if row.kind is RowKind.PADDLE_ONLY and row.paddle
-        ],
-        inject_defaults=dict(injected),
-        default_settings=[
-            DefaultSetting(torch=row.torch, paddle=row.paddle, setting=row.setting)
-            for row in rows
-            if row.kind is RowKind.DEFAULT_DIFF and row.torch and row.paddle and row.setting
-        ],
-        differences=[
-            Difference(
-                torch=row.torch, paddle=row.paddle, kind=row.kind, action=row.action, diff=row.diff
-            )
-            for row in rows
-            if row.kind in _DIFFERENCE_KINDS
-        ],
-        paddle_param_aliases=dict(record.paddle_param_aliases),
-        paddle_skip_first=record.paddle_skip_first,
-        aliases=list(record.aliases),
-        reason=record.reason,
-        verified=record.verified.model_dump(exclude_none=True) if record.verified else None,
+def _verification(stamp: Stamp | None) -> Verification | None:
+    if stamp is None:
+        return None
+    return Verification(
+        versions=dict(stamp.versions),
+        complete=stamp.complete,
+        unproven=list(stamp.proven.unproven),
+        date=stamp.date,
     )
 
 
-def export_document(records: list[Record]) -> ExportDocument:
-    """The export of ``records`` (their order does not matter)."""
-    ordered = sorted(records, key=lambda record: record.torch_api)
+def exported_api(entry: Entry) -> ExportedApi:
+    """The export entry of one record."""
+    record = entry.record
+    rows = record.params
+    kinds = [derived.row_kind(row) for row in rows]
+    category = derived.category(record)
+    injected = [
+        pair
+        for row, kind in zip(rows, kinds, strict=True)
+        if kind is RowKind.DEFAULT_DIFF
+        if (pair := default_injection(record, row))
+    ]
+    missing = record.missing
+    return ExportedApi(
+        api_type=record.api_type,
+        zh_name=record.zh_name,
+        paddle_api=record.paddle_api,
+        paddle_package=record.paddle_package,
+        category=CategoryInfo(id=category, label=category.label, group=category.group),
+        section=record.section.value if record.section else None,
+        torch_signatures=record.torch_overloads,
+        paddle_signatures=record.paddle_overloads,
+        renames={
+            derived.torch_names(row)[0]: derived.paddle_names(row)
+            for row, kind in zip(rows, kinds, strict=True)
+            if kind in _RENAMING_KINDS
+            and derived.torch_names(row)
+            and derived.paddle_names(row) != derived.torch_names(row)
+        },
+        torch_only=[
+            TorchOnlyParam(param=name, action=row.action)
+            for row, kind in zip(rows, kinds, strict=True)
+            if kind is RowKind.TORCH_ONLY
+            for name in derived.torch_names(row)
+        ],
+        paddle_only=[
+            PaddleOnlyParam(param=name, setting=row.setting, value=row.paddle_value)
+            for row, kind in zip(rows, kinds, strict=True)
+            if kind is RowKind.PADDLE_ONLY
+            for name in derived.paddle_names(row)
+        ],
+        inject_defaults=dict(injected),
+        default_settings=[
+            DefaultSetting(
+                torch=derived.torch_names(row)[0],
+                paddle=derived.paddle_names(row)[0],
+                setting=row.setting,
+            )
+            for row, kind in zip(rows, kinds, strict=True)
+            if kind is RowKind.DEFAULT_DIFF and row.setting and derived.paddle_names(row)
+        ],
+        differences=[
+            Difference(
+                torch=derived.torch_names(row),
+                paddle=derived.paddle_names(row),
+                kind=kind,
+                action=row.action,
+                diff=row.diff,
+                convert=row.convert,
+            )
+            for row, kind in zip(rows, kinds, strict=True)
+            if kind in _DIFFERENCE_KINDS
+        ],
+        paddle_accepts=dict(record.paddle_accepts),
+        self_param=record.self_param,
+        aliases=list(record.torch_aliases),
+        inplace=(
+            InplaceInfo(torch=record.inplace.torch, paddle=record.inplace.paddle)
+            if record.inplace
+            else None
+        ),
+        missing=(
+            MissingInfo(
+                reason=missing.reason,
+                label=missing.reason.label,
+                detail=missing.detail,
+                instead=missing.instead,
+            )
+            if missing
+            else None
+        ),
+        verified=_verification(entry.stamp),
+    )
+
+
+def export_document(entries: list[Entry]) -> ExportDocument:
+    """The export of ``entries`` (their order does not matter)."""
+    ordered = sorted(entries, key=lambda entry: entry.api)
     reverse: dict[str, set[str]] = {}
-    for record in ordered:
+    for entry in ordered:
+        record = entry.record
         if record.paddle_api is not None:
-            reverse.setdefault(record.paddle_api, set()).update([record.torch_api, *record.aliases])
+            names = [record.torch_api, *record.torch_aliases]
+            reverse.setdefault(record.paddle_api, set()).update(names)
+        if record.inplace is not None:
+            reverse.setdefault(record.inplace.paddle, set()).add(record.inplace.torch)
     return ExportDocument(
         schema_version=SCHEMA_VERSION,
-        apis={record.torch_api: exported_api(record) for record in ordered},
-        aliases={alias: record.torch_api for record in ordered for alias in record.aliases},
+        apis={entry.api: exported_api(entry) for entry in ordered},
+        aliases={alias: entry.api for entry in ordered for alias in entry.record.torch_aliases},
         reverse={paddle: sorted(torch) for paddle, torch in sorted(reverse.items())},
     )
 
@@ -198,9 +284,9 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-def export_text(records: list[Record]) -> str:
+def export_text(entries: list[Entry]) -> str:
     """The export document as deterministic JSON text."""
-    return _dumps(export_document(records).model_dump(mode="json"))
+    return _dumps(export_document(entries).model_dump(mode="json"))
 
 
 def export_schema_text() -> str:
@@ -232,7 +318,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 0
     try:
         entries = load_entries(Path(args.mappings))
-    except RenderError as exc:
+    except CorpusError as exc:
         print(
             "apimap export: 记录有误，未导出 (records are broken, nothing exported)",
             file=sys.stderr,
@@ -240,15 +326,12 @@ def run_command(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
-    _write(export_text([entry.record for entry in entries]), args.output)
+    _write(export_text(entries), args.output)
     return 0
 
 
-def add_parser(commands: Any) -> None:
-    """Register ``export`` on the subcommand parsers of ``apimap``."""
-    parser = commands.add_parser(
-        "export", help="把知识库导出为一个 JSON 文档 (export the knowledge base as JSON)"
-    )
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap export``."""
     parser.add_argument("--mappings", default="mappings", help="记录目录，默认 mappings/")
     parser.add_argument("--output", help="输出文件；默认写到标准输出 (default: stdout)")
     parser.add_argument(

@@ -27,6 +27,14 @@ from yaml._yaml import CParser
 from yaml.nodes import ScalarNode, SequenceNode
 
 from apimap.location import Loc, Path
+from apimap.rules.catalog.am001_encoding import RULE as ENCODING
+from apimap.rules.catalog.am002_yaml_syntax import RULE as SYNTAX
+from apimap.rules.catalog.am003_duplicate_key import RULE as DUPLICATE_KEY
+from apimap.rules.catalog.am004_yaml_tag import RULE as TAG
+from apimap.rules.catalog.am005_too_large import RULE as TOO_LARGE
+from apimap.rules.catalog.am006_empty_file import RULE as EMPTY
+from apimap.rules.catalog.am007_bom import RULE as BOM
+from apimap.rules.catalog.am008_not_mapping import RULE as NOT_MAPPING
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32
@@ -118,30 +126,34 @@ def decode(raw: bytes) -> tuple[str | None, list[LoadProblem]]:
     problems: list[LoadProblem] = []
     if len(raw) > MAX_FILE_BYTES:
         problems.append(
-            LoadProblem("AM005", 1, 1, f"{len(raw)} 字节 > {MAX_FILE_BYTES} 字节 (bytes)")
+            LoadProblem(TOO_LARGE.code, 1, 1, f"{len(raw)} 字节 > {MAX_FILE_BYTES} 字节 (bytes)")
         )
         return None, problems
     if b"\x00" in raw:
         offset = raw.index(b"\x00")
         line = raw.count(b"\n", 0, offset) + 1
         col = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
-        problems.append(LoadProblem("AM001", line, col, "NUL 字节 (NUL byte)"))
+        problems.append(LoadProblem(ENCODING.code, line, col, "NUL 字节 (NUL byte)"))
         return None, problems
     if raw.startswith(b"\xef\xbb\xbf"):
-        problems.append(LoadProblem("AM007", 1, 1, ""))
+        problems.append(LoadProblem(BOM.code, 1, 1, ""))
         raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        problems.append(LoadProblem("AM001", line, col, f"字节 0x{raw[exc.start]:02x} (byte)"))
+        problems.append(
+            LoadProblem(ENCODING.code, line, col, f"字节 0x{raw[exc.start]:02x} (byte)")
+        )
         return None, problems
     control = _CONTROL.search(text)
     if control is not None:
         line, col = _position_of_offset(text, control.start())
         code = f"U+{ord(control.group()):04X}"
-        problems.append(LoadProblem("AM001", line, col, f"控制字符 {code} (control character)"))
+        problems.append(
+            LoadProblem(ENCODING.code, line, col, f"控制字符 {code} (control character)")
+        )
         return None, problems
     return text, problems
 
@@ -165,13 +177,13 @@ def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
         line = mark.line + 1 if mark else 1
         col = mark.column + 1 if mark else 1
         detail = " ".join(filter(None, [exc.context, exc.problem]))
-        return None, [LoadProblem("AM002", line, col, detail)]
+        return None, [LoadProblem(SYNTAX.code, line, col, detail)]
     except yaml.YAMLError as exc:  # errors without a mark
-        return None, [LoadProblem("AM002", 1, 1, str(exc))]
+        return None, [LoadProblem(SYNTAX.code, 1, 1, str(exc))]
     finally:
         parser.dispose()
     if root is None:
-        return None, [LoadProblem("AM006", 1, 1, "")]
+        return None, [LoadProblem(EMPTY.code, 1, 1, "")]
     doc = Document(data=None, text=text)
     try:
         doc.data = _build(root, (), doc, set())
@@ -179,7 +191,7 @@ def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
         return None, [rejected.problem]
     if not isinstance(doc.data, dict):
         line = root.start_mark.line + 1
-        return None, [LoadProblem("AM008", line, root.start_mark.column + 1, "")]
+        return None, [LoadProblem(NOT_MAPPING.code, line, root.start_mark.column + 1, "")]
     return doc, []
 
 
@@ -190,11 +202,11 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
     stored as libyaml marks and turned into :class:`Loc` only when asked for.
     """
     if node.tag != _IMPLICIT_TAG:
-        raise _Reject("AM004", node, f"标签 {node.tag} (tag)")
+        raise _Reject(TAG.code, node, f"标签 {node.tag} (tag)")
     if id(node) in seen:
-        raise _Reject("AM004", node, "锚点与别名 (anchor / alias)")
+        raise _Reject(TAG.code, node, "锚点与别名 (anchor / alias)")
     if len(path) > MAX_DEPTH:
-        raise _Reject("AM005", node, f"嵌套超过 {MAX_DEPTH} 层 (nested too deeply)")
+        raise _Reject(TOO_LARGE.code, node, f"嵌套超过 {MAX_DEPTH} 层 (nested too deeply)")
     seen.add(id(node))
     doc.values[path] = node.start_mark
     kind = node.__class__
@@ -215,13 +227,15 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
     keys = doc.keys
     for key_node, value_node in node.value:
         if key_node.__class__ is not ScalarNode or key_node.tag != _IMPLICIT_TAG:
-            raise _Reject("AM004", key_node, "复杂键 (complex key)")
+            raise _Reject(TAG.code, key_node, "复杂键 (complex key)")
         key = key_node.value
         child = (*path, key)
         if key in result:
             first = doc.key_loc(child)
             raise _Reject(
-                "AM003", key_node, f"`{key}`，首次出现在第 {first.line} 行 (first at line)"
+                DUPLICATE_KEY.code,
+                key_node,
+                f"`{key}`，首次出现在第 {first.line} 行 (first at line)",
             )
         keys[child] = key_node.start_mark
         if (

@@ -1,25 +1,62 @@
-"""The mapping record: one YAML file per torch API.
+"""The mapping record: one YAML file per torch API (record format 2).
 
 The model holds types and shape only. Every rule of the specification that
 relates fields to each other lives in a rule unit under :mod:`apimap.rules`,
 so that it is reported with a code and a location instead of stopping at the
-first problem.
+first problem. Facts that follow from other fields (a ``same`` row's paddle
+name, the documentation links, the category of groups 1 to 3) may be left out;
+:mod:`apimap.derived` computes them.
+
+Every text field carries its :class:`TextRole`, so the text rules find every
+prose field of the model by itself: a new field cannot escape them.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from apimap.categories import Action, Category, RowKind, Section
+from apimap.categories import Action, ApiType, Category, MissingReason, RowKind, Section, ShapeOnly
 
-Text = Annotated[str, StringConstraints(min_length=1)]
+
+class TextRole(StrEnum):
+    """What a text field holds, for the rules that check text."""
+
+    NAME = "name"
+    """A short name (二维卷积层): no final punctuation."""
+    INLINE = "inline"
+    """Text that a generated phrase or a colon continues: no final punctuation."""
+    SENTENCE = "sentence"
+    """One or more full sentences: ends with 。"""
+    SUMMARY = "summary"
+    """The summary under the signatures: ends with 。 or ："""
+    CODE = "code"
+    """Python code."""
+
+
+_TEXT = StringConstraints(min_length=1, pattern=r"\S")
+
+Text = Annotated[str, _TEXT]
+"""Any non-blank text."""
+Name = Annotated[str, _TEXT, TextRole.NAME]
+Inline = Annotated[str, _TEXT, TextRole.INLINE]
+Sentence = Annotated[str, _TEXT, TextRole.SENTENCE]
+Summary = Annotated[str, _TEXT, TextRole.SUMMARY]
+Code = Annotated[str, _TEXT, TextRole.CODE]
+
 ApiName = Annotated[
     str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 ]
-Url = Annotated[str, StringConstraints(pattern=r"^https://\S+$")]
-Version = Annotated[str, StringConstraints(pattern=r"^\d+(\.\d+)*([a-z0-9.+-]*)$")]
+ParamName = Annotated[str, StringConstraints(pattern=r"^(\*{1,2})?[A-Za-z_][A-Za-z0-9_]*$")]
+"""A parameter as a row writes it: ``dim``, ``*size`` for varargs, ``**kwargs``."""
+Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+PackageName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_.-]*$")]
+ProbeId = Annotated[str, StringConstraints(pattern=r"^[a-z_]+(:[A-Za-z0-9_*]+)?$")]
+"""A probe of ``apimap verify``: ``positional``, ``dtype:uint8``, ``scalar:other`` ..."""
+Url = Annotated[str, StringConstraints(pattern=r"^https://[^\s<>\"'`]+$")]
+Names = ParamName | list[ParamName]
 
 
 class _Strict(BaseModel):
@@ -29,54 +66,55 @@ class _Strict(BaseModel):
 class ParamRow(_Strict):
     """参数映射表的一行 / One row of the parameter mapping table."""
 
-    torch: Text | None = None
-    """PyTorch 参数名，可变参数写作 `*size` / torch parameter name (``*size`` for varargs)."""
+    torch: Names | None = None
+    """PyTorch 参数名，可变参数写作 `*size`；一行对应多个参数时写列表
+    / torch parameter (``*size`` for varargs); a list when several map together."""
 
-    paddle: Text | None = None
-    """Paddle 参数名 / paddle parameter name."""
+    paddle: Names | None = None
+    """Paddle 参数名；与 PyTorch 相同（same）时省略；对应多个参数时写列表
+    / paddle parameter; omitted when it is the torch name; a list when one maps to several."""
 
-    kind: RowKind
-    """两侧参数的关系 / how the two parameters relate:
-    same 一致, rename 仅参数名不一致, paddle_only PyTorch 无此参数,
-    default_diff 默认值不一致, torch_only Paddle 无此参数, type_diff 输入类型不一致,
-    usage_diff 输入用法不一致, return_diff 返回类型不一致."""
+    kind: RowKind | None = None
+    """两侧参数的关系；省略时按名称推导为 same 或 rename / how the parameters relate
+    (omitted: same when the names agree, rename otherwise): same 一致, rename 仅参数名不一致,
+    paddle_only PyTorch 无此参数, default_diff 默认值不一致, torch_only Paddle 无此参数,
+    type_diff 输入类型不一致, usage_diff 输入用法不一致, return_diff 返回类型不一致."""
 
-    desc: Text
+    desc: Inline
     """参数含义，不以标点结尾 / what the parameter means, without final punctuation."""
 
-    diff: Text | None = None
+    diff: Inline | None = None
     """不一致之处（type_diff/usage_diff/return_diff 必填）/ how usage differs."""
 
-    setting: Text | None = None
+    setting: Inline | None = None
     """Paddle 应如何设置（paddle_only/default_diff，可选）/ how to set the paddle parameter."""
+
+    paddle_value: Text | None = None
+    """与 PyTorch 行为一致时 Paddle 参数应取的值（Python 表达式），验证时传给 Paddle
+    / the value (a Python expression) paddle needs to behave as torch; passed by verify."""
+
+    convert: Text | None = None
+    """把 PyTorch 实参转为 Paddle 实参的 Python 表达式，`value` 表示 PyTorch 的实参
+    / a Python expression turning the torch argument ``value`` into the paddle argument."""
 
     action: Action | None = None
     """torch_only 与不一致行的处理方式 / what to do: rewrite 需要转写, none 暂无转写方式,
     delete 可直接删除."""
 
-    note: Text | None = None
+    note: Sentence | None = None
     """附加说明，完整句子并以 。 结尾 / an extra explanation, a full sentence ending in 。."""
 
 
-class Case(_Strict):
-    """一个转写示例 / one rewrite example."""
+class Execution(_Strict):
+    """如何运行并比较一段代码 / how code is run and its results compared."""
 
-    when: Text | None = None
-    """适用条件，如 `affine=False 时` / the condition this case covers."""
-
-    torch: Text
-    """PyTorch 写法 / the PyTorch code."""
-
-    paddle: Text
-    """Paddle 写法 / the equivalent Paddle code."""
-
-    inputs: dict[Text, Text] = Field(default_factory=dict)
+    inputs: dict[Identifier, Text] = Field(default_factory=dict)
     """验证用的输入：变量名 → NumPy 表达式（可用 `np`），两侧分别转换为 torch / paddle 的 Tensor
-    / inputs for verification: name -> NumPy expression, converted to each side's tensor."""
+    / inputs: name -> NumPy expression, converted to each side's tensor."""
 
-    outputs: list[Text] | None = None
-    """要比较的结果变量；省略时比较两侧都赋值的顶层变量
-    / result names to compare; default: top-level names both snippets assign."""
+    outputs: list[Identifier] | None = None
+    """要比较的结果变量；省略时比较两侧都赋值的顶层变量（调用为表达式时比较其值）
+    / result names to compare; default: names both sides assign (or the expression's value)."""
 
     rtol: float | None = None
     """相对误差容限 / relative tolerance for tensor values."""
@@ -84,18 +122,48 @@ class Case(_Strict):
     atol: float | None = None
     """绝对误差容限 / absolute tolerance for tensor values."""
 
-    no_value_compare: Text | None = None
-    """不比较数值的原因（随机或有状态的示例），仍比较类型、dtype 与形状
-    / why values are not compared (random or stateful cases); types, dtypes and shapes still are."""
+    shape_only: dict[Identifier, ShapeOnly] = Field(default_factory=dict)
+    """只比较类型、dtype 与形状的结果及原因（random 随机、uninitialized 未初始化、device
+    只影响设备）；random 与 device 还须有一个按数值比较的结果，如统计量
+    / results compared by type, dtype and shape only, with the reason."""
+
+
+class _CallCode(_Strict):
+    when: Inline | None = None
+    """这次调用说明什么 / what this call shows."""
+
+    torch: Code
+    """调用本 API 的 PyTorch 代码（一个表达式或几行语句）；除本 API 与 dtype 外不使用 torch
+    / torch code calling this API (an expression or statements); no other torch name."""
+
+
+class Call(Execution, _CallCode):
+    """可执行的参数映射：一段 PyTorch 代码，Paddle 代码由参数映射推导
+    / an executable parameter map: torch code whose paddle side is derived from the rows."""
+
+
+class _CaseCode(_Strict):
+    when: Inline | None = None
+    """适用条件，如 `affine=False 时` / the condition this case covers."""
+
+    torch: Code
+    """PyTorch 写法 / the PyTorch code."""
+
+    paddle: Code
+    """Paddle 写法 / the equivalent Paddle code."""
+
+
+class Case(Execution, _CaseCode):
+    """一个转写示例 / one rewrite example."""
 
 
 class Example(_Strict):
     """某个参数（或整个 API）的转写示例 / rewrite examples for one parameter or the API."""
 
-    param: Text | None = None
+    param: ParamName | None = None
     """对应的 PyTorch 参数名；省略表示整个 API / the torch parameter; omit for the whole API."""
 
-    purpose: Text | None = None
+    purpose: Inline | None = None
     """参数功能（标题“参数名：功能”）；默认取该行的 desc / the heading's purpose text."""
 
     cases: list[Case] = Field(min_length=1)
@@ -105,20 +173,61 @@ class Example(_Strict):
 class Note(_Strict):
     """迁移注意事项 / a migration note."""
 
-    text: Text
+    text: Sentence
     """说明，以 。 结尾 / the note, ending in 。."""
 
     example: Case | None = None
     """演示该行为的示例 / an example that shows the behaviour."""
 
+    probes: list[ProbeId] = Field(default_factory=list)
+    """本条说明所解释的探测差异，如 `dtype:uint8` / probe differences this note explains."""
 
-class Verified(_Strict):
-    """验证时使用的库版本 / library versions the record was verified against."""
 
-    torch: Version
-    paddle: Version
-    torchvision: Version | None = None
-    """torchvision 记录另需 torchvision 的版本 / torchvision records also name its version."""
+class Accepted(_Strict):
+    """接受的探测差异 / a probe difference accepted without a note."""
+
+    probe: ProbeId
+    """探测的名称，如 `positional`、`dtype:bfloat16` / the probe."""
+
+    reason: Sentence
+    """为什么可以接受 / why it does not matter for migration."""
+
+
+class Considered(_Strict):
+    """看起来像对应 API、但不能对应的 Paddle API / a paddle API that looks like a counterpart."""
+
+    paddle: ApiName
+    """Paddle API 全称 / the paddle API."""
+
+    why: Sentence
+    """为什么不能对应 / why it is not the counterpart."""
+
+
+class Missing(_Strict):
+    """功能缺失的原因 / why Paddle has no counterpart (category 7)."""
+
+    reason: MissingReason
+    """原因分类：cheap 可低成本新增、needs_kernels 需要新的底层设计、design_differs 设计差异过大、
+    deprecated PyTorch 已弃用、experimental PyTorch 实验性功能 / the class of reason."""
+
+    detail: Sentence
+    """具体说明 / the explanation."""
+
+    instead: Sentence | None = None
+    """可以怎么做 / what to do instead."""
+
+    considered: list[Considered] = Field(default_factory=list)
+    """名称相近但不能对应的 Paddle API / similar paddle APIs and why they do not map."""
+
+
+class InplaceVariant(_Strict):
+    """原位版本 / the in-place variant of the API."""
+
+    torch: ApiName
+    """PyTorch 原位 API，如 `torch.Tensor.add_` / the torch in-place API."""
+
+    paddle: ApiName
+    """对应的 Paddle 原位 API / its paddle counterpart."""
 
 
 class Record(_Strict):
@@ -127,45 +236,62 @@ class Record(_Strict):
     torch_api: ApiName
     """PyTorch API 全称，如 `torch.nn.Conv2d` / full torch API name."""
 
+    api_type: ApiType = ApiType.FUNCTION
+    """API 的类型：function 函数、class 类、method 方法、attribute 属性、constant 常量（含 dtype）、
+    context_manager 上下文管理器、decorator 装饰器 / what kind of object the torch API is."""
+
+    zh_name: Name
+    """API 功能的中文简称，如 `二维卷积层` / a short Chinese name of what the API does."""
+
+    torch_aliases: list[ApiName] = Field(default_factory=list)
+    """同一 PyTorch API 的其他名称，如 `torch.multiply` / other names of the same torch API."""
+
+    inplace: InplaceVariant | None = None
+    """映射方式相同的原位版本 / the in-place variant, when it maps the same way."""
+
     torch_signature: Text | list[Text] | None = None
-    """PyTorch 签名（可多个重载）/ torch signature, or a list of overloads."""
+    """PyTorch 签名（可多个重载）；属性与常量不写 / torch signature, or a list of overloads."""
 
     torch_url: Url | None = None
-    """PyTorch 文档链接 / torch documentation URL."""
+    """PyTorch 文档链接；省略时按 API 名称生成 / torch documentation URL (default: derived)."""
 
     paddle_api: ApiName | None = None
     """Paddle API 全称；组合替代实现与功能缺失时省略 / full paddle API name."""
 
-    paddle_package: Text | None = None
+    paddle_package: PackageName | None = None
     """对应 API 所在的包（对应 API 不在主框架）/ the package that holds the counterpart."""
 
-    paddle_signature: Text | None = None
-    """Paddle 签名 / paddle signature."""
+    paddle_signature: Text | list[Text] | None = None
+    """Paddle 签名（可多个重载）/ paddle signature, or a list of overloads."""
 
     paddle_url: Url | None = None
-    """Paddle 文档链接 / paddle documentation URL."""
+    """Paddle 文档链接；省略时按 API 名称生成 / paddle documentation URL (default: derived)."""
 
-    paddle_param_aliases: dict[Text, Text] = Field(default_factory=dict)
-    """Paddle 接受的 PyTorch 风格参数别名，别名 → 参数，如 `{input: x}`
-    / torch-style parameter aliases paddle accepts (alias -> parameter)."""
+    paddle_accepts: dict[ParamName, Identifier] = Field(default_factory=dict)
+    """Paddle 还接受的 PyTorch 风格参数名：名称 → Paddle 参数，如 `{input: x}`；
+    `{'*shape': shape}` 表示也接受可变参数写法
+    / torch-style names paddle also accepts: name -> paddle parameter."""
 
-    paddle_skip_first: StrictBool = False
-    """类成员映射为非类成员时忽略 Paddle 第一个参数 / skip paddle's first parameter."""
+    self_param: Identifier | None = None
+    """Tensor 方法映射为 Paddle 函数时，接收该 Tensor 的 Paddle 参数，如 `x`
+    / the paddle parameter that receives the object a torch method is called on."""
 
-    category: Category
-    """映射分类 / mapping category (see the specification)."""
+    category: Category | None = None
+    """映射分类；第 1–3 类可由参数映射推导，`apimap check --fix` 会填写
+    / mapping category; groups 1-3 are computed from the rows."""
 
     section: Section | None = None
     """映射表中的类别 / section of the mapping tables."""
 
-    aliases: list[ApiName] = Field(default_factory=list)
-    """PyTorch 别名，如 `torch.multiply` / torch aliases of this API."""
-
-    summary: Text | None = None
+    summary: Summary | None = None
     """一句话总结（覆盖默认）/ one-sentence summary overriding the generated one."""
 
     params: list[ParamRow] = Field(default_factory=list)
     """参数映射，按 PyTorch 签名顺序 / parameter rows, in torch signature order."""
+
+    calls: list[Call] = Field(default_factory=list)
+    """可执行的参数映射：PyTorch 调用，Paddle 调用由参数映射推导
+    / torch calls whose paddle side verify derives from the rows."""
 
     examples: list[Example] = Field(default_factory=list)
     """转写示例 / rewrite examples."""
@@ -173,17 +299,26 @@ class Record(_Strict):
     notes: list[Note] = Field(default_factory=list)
     """迁移注意事项 / migration notes."""
 
-    reason: Text | None = None
-    """功能缺失的原因 / why Paddle has no counterpart (category 7)."""
+    accepted: list[Accepted] = Field(default_factory=list)
+    """接受的探测差异及原因 / probe differences accepted without a note."""
 
-    verified: Verified | None = None
-    """验证版本 / versions the record was verified against."""
+    missing: Missing | None = None
+    """功能缺失的原因（仅功能缺失）/ why paddle has no counterpart (category missing only)."""
 
     @property
     def torch_overloads(self) -> list[str]:
         """The torch signatures as a list (one entry per overload)."""
-        if self.torch_signature is None:
-            return []
-        if isinstance(self.torch_signature, str):
-            return [self.torch_signature]
-        return list(self.torch_signature)
+        return _overloads(self.torch_signature)
+
+    @property
+    def paddle_overloads(self) -> list[str]:
+        """The paddle signatures as a list (one entry per overload)."""
+        return _overloads(self.paddle_signature)
+
+
+def _overloads(value: str | list[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return list(value)

@@ -23,8 +23,8 @@ from apimap.categories import Category, RowKind, Section, computed_category
 from apimap.emit import render
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.paths import API_NAME, record_path
-from apimap.rules.context_category import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
-from apimap.rules.draft import TODO_MARKER
+from apimap.rules.catalog.am205_context_change import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
+from apimap.rules.catalog.am702_todo import TODO_MARKER
 from apimap.signature import ParamKind
 from apimap.yamlcomments import Comments
 
@@ -296,10 +296,11 @@ def write_draft(mappings: Path, torch_api: str, paddle_api: str | None) -> tuple
     target = mappings / relpath
     if target.exists():
         raise ScaffoldError(f"{target} 已存在，不会覆盖 (exists; not overwritten)")
-    from apimap.verify.libraries import import_libraries
+    from apimap.verify.sides import load
 
     try:
-        import_libraries()
+        load("torch")
+        load("paddle")
     except ImportError as exc:
         raise ScaffoldError(
             f"需要 torch 与 paddle：pip install -e '.[verify]' (libraries missing: {exc})"
@@ -312,11 +313,8 @@ def write_draft(mappings: Path, torch_api: str, paddle_api: str | None) -> tuple
     return target, draft
 
 
-def add_parser(commands: Any) -> None:
-    """Register ``new`` on the subcommand parsers of ``apimap``."""
-    new = commands.add_parser(
-        "new", help="从已安装的库生成记录草稿 (draft a record from the installed libraries)"
-    )
+def configure(new: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap new``."""
     new.add_argument("torch_api", help="PyTorch API 全称，如 torch.nn.Conv2d")
     new.add_argument("--paddle", help="对应的 Paddle API；省略时按名称推测 (default: guessed)")
     new.add_argument("--mappings", default="mappings", help="记录目录，默认 mappings/")

@@ -11,6 +11,8 @@ from functools import cached_property, lru_cache
 
 _VARARGS = re.compile(r"[(,]\s*\*\s*[A-Za-z_]")
 _BARE_STAR = re.compile(r",\s*\*\s*(?=[,)])")
+_REPR = re.compile(r"<[^<>()]*>")
+"""A default shown as its ``repr``, such as ``<RedOpType.SUM: 0>``: not Python, kept as text."""
 
 
 class ParamKind(StrEnum):
@@ -80,12 +82,21 @@ def parse_signature(text: str) -> Signature:
     if _VARARGS.search(parameters):
         # PyTorch documents ``zeros(*size, *, out=None)``; Python spells it without the bare star.
         parameters = _BARE_STAR.sub("", parameters)
+    reprs: dict[str, str] = {}
+
+    def placeholder(match: re.Match[str]) -> str:
+        name = f"__apimap_repr_{len(reprs)}__"
+        reprs[name] = match.group()
+        return name
+
+    parameters = _REPR.sub(placeholder, parameters)
     definition = f"def _{parameters}: pass"
     try:
         module = ast.parse(definition)
-    except SyntaxError as exc:
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        reason = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
         raise SignatureError(
-            f"参数列表不是合法的 Python：{exc.msg} (invalid parameter list)"
+            f"参数列表不是合法的 Python：{reason} (invalid parameter list)"
         ) from None
     function = module.body[0]
     assert isinstance(function, ast.FunctionDef)
@@ -93,7 +104,10 @@ def parse_signature(text: str) -> Signature:
 
     def spell(node: ast.expr | None) -> str | None:
         # The definition is one line, so column offsets (in UTF-8 bytes) slice the default out.
-        return None if node is None else encoded[node.col_offset : node.end_col_offset].decode()
+        if node is None:
+            return None
+        text = encoded[node.col_offset : node.end_col_offset].decode()
+        return reprs.get(text, text)
 
     params = params_of(function.args, spell)
     names = [param.name for param in params]

@@ -11,7 +11,9 @@ from apimap.loader import Document
 from apimap.location import Path
 from apimap.model import Record
 from apimap.rules.base import Finding, Rule
-from apimap.rules.load import MISSING_FIELD, UNKNOWN_FIELD, WRONG_VALUE
+from apimap.rules.catalog.am101_unknown_field import RULE as UNKNOWN_FIELD
+from apimap.rules.catalog.am102_missing_field import RULE as MISSING_FIELD
+from apimap.rules.catalog.am103_wrong_value import RULE as WRONG_VALUE
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "True", "False"}
 

@@ -6,7 +6,6 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.fix import run_fix
@@ -14,11 +13,8 @@ from apimap.fmt import run_fmt
 from apimap.gitdiff import GitError, diff_revisions, to_json, to_markdown
 
 
-def add_commands(commands: Any) -> None:
-    """Register ``fmt`` and ``diff`` on the subcommand parsers of ``apimap``."""
-    fmt = commands.add_parser(
-        "fmt", help="把记录改写为规范格式 (rewrite records in canonical form)"
-    )
+def configure_fmt(fmt: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap fmt``."""
     fmt.add_argument("paths", nargs="*", help="记录文件或目录，默认 mappings/")
     fmt.add_argument(
         "--check",
@@ -27,9 +23,9 @@ def add_commands(commands: Any) -> None:
     )
     fmt.set_defaults(handler=run_fmt_command)
 
-    diff = commands.add_parser(
-        "diff", help="两个 git 版本之间记录的变化 (record changes between two git revisions)"
-    )
+
+def configure_diff(diff: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap diff``."""
     diff.add_argument("base", help="基准版本，如 origin/main (base revision)")
     diff.add_argument("head", nargs="?", default="HEAD", help="对比版本，默认 HEAD")
     diff.add_argument("--format", choices=("markdown", "json"), default="markdown")

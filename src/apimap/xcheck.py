@@ -31,10 +31,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
 
+from apimap import derived
 from apimap.categories import Action, RowKind
-from apimap.export import exported_api
+from apimap.corpus import CorpusError, load_entries
+from apimap.export import default_injection
 from apimap.model import Record
-from apimap.render.corpus import RenderError, load_entries
 from apimap.signature import SignatureError, parse_signature
 
 MAPPING_MEMBER = "paconvert/api_mapping.json"
@@ -150,12 +151,14 @@ def _our_names(record: Record) -> dict[str, str]:
     """torch parameter -> paddle parameter (``""``: dropped) for rows a converter applies as is."""
     names: dict[str, str] = {}
     for row in record.params:
-        if row.torch is None:
+        torch_side, paddle_side = derived.torch_names(row), derived.paddle_names(row)
+        if len(torch_side) != 1:
             continue
-        if row.kind in _NAMING_KINDS and row.paddle is not None:
-            names[row.torch] = row.paddle
-        elif row.kind is RowKind.TORCH_ONLY and row.action is Action.DELETE:
-            names[row.torch] = ""
+        kind = derived.row_kind(row)
+        if kind in _NAMING_KINDS and len(paddle_side) == 1:
+            names[torch_side[0]] = paddle_side[0]
+        elif kind is RowKind.TORCH_ONLY and row.action is Action.DELETE:
+            names[torch_side[0]] = ""
     return names
 
 
@@ -186,7 +189,7 @@ def _compare(record: Record, api: str, rule: dict[str, Any]) -> Iterator[Differe
         return
     if theirs_target is not None and ours_target != theirs_target:
         yield Difference(Kind.TARGET, api, _show(ours_target), _show(theirs_target))
-    aliases = record.paddle_param_aliases
+    aliases = record.paddle_accepts
     for param, ours in _our_names(record).items():
         if param.startswith("*"):
             continue  # variadic parameters are positional: their name is not passed on
@@ -218,24 +221,29 @@ def _compare_support(record: Record, api: str, rule: dict[str, Any]) -> Iterator
     raw = rule.get("unsupport_args")
     theirs = {str(arg) for arg in raw} if isinstance(raw, list) else set()
     for row in record.params:
-        if row.torch is None:
-            continue
-        ours_none = row.action is Action.NONE
-        if row.torch in theirs and not ours_none:
-            yield Difference(
-                Kind.UNSUPPORTED, api, f"`{row.torch}` 可转换 ({row.kind})", "不支持 (unsupported)"
-            )
-        elif ours_none and row.torch not in theirs and _their_name(rule, row.torch) is not None:
-            yield Difference(
-                Kind.UNSUPPORTED, api, f"`{row.torch}` 暂无转写方式", "照常转换 (converted)"
-            )
+        for name in derived.torch_names(row):
+            ours_none = row.action is Action.NONE
+            if name in theirs and not ours_none:
+                kind = derived.row_kind(row)
+                yield Difference(
+                    Kind.UNSUPPORTED, api, f"`{name}` 可转换 ({kind})", "不支持 (unsupported)"
+                )
+            elif ours_none and name not in theirs and _their_name(rule, name) is not None:
+                yield Difference(
+                    Kind.UNSUPPORTED, api, f"`{name}` 暂无转写方式", "照常转换 (converted)"
+                )
 
 
 def _compare_defaults(record: Record, api: str, rule: dict[str, Any]) -> Iterator[Difference]:
     raw = rule.get("paddle_default_kwargs")
     theirs = raw if isinstance(raw, dict) else {}
-    ours = exported_api(record).inject_defaults
-    named = {row.paddle for row in record.params if row.paddle is not None}
+    ours = dict(
+        pair
+        for row in record.params
+        if derived.row_kind(row) is RowKind.DEFAULT_DIFF
+        if (pair := default_injection(record, row))
+    )
+    named = {name for row in record.params for name in derived.paddle_names(row)}
     for param in sorted((set(theirs) | set(ours)) & named):
         mine, other = ours.get(param), theirs.get(param)
         if _literal(mine) != _literal(other):
@@ -252,7 +260,7 @@ def cross_check(records: list[Record], rules: dict[str, dict[str, Any]]) -> list
     by_name: dict[str, Record] = {}
     for record in records:
         by_name[record.torch_api] = record
-        for alias in record.aliases:
+        for alias in record.torch_aliases:
             by_name.setdefault(alias, record)
     packages = {TORCH_PACKAGE} | {name.split(".")[0] for name in by_name}
     torch_rules = {api: rule for api, rule in rules.items() if api.split(".")[0] in packages}
@@ -298,7 +306,7 @@ def run_command(args: argparse.Namespace) -> int:
     except RulesError as exc:
         print(f"apimap xcheck: {exc}", file=sys.stderr)
         return 2
-    except RenderError as exc:
+    except CorpusError as exc:
         print("apimap xcheck: 记录有误 (records are broken)", file=sys.stderr)
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
@@ -312,11 +320,8 @@ def run_command(args: argparse.Namespace) -> int:
     return 1 if args.strict and disagreements else 0
 
 
-def add_parser(commands: Any) -> None:
-    """Register ``xcheck`` on the subcommand parsers of ``apimap``."""
-    parser = commands.add_parser(
-        "xcheck", help="与 PaConvert 的转换规则对比 (compare with PaConvert's rules)"
-    )
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap xcheck``."""
     parser.add_argument(
         "--paconvert", required=True, help="api_mapping.json 或 PaConvert 的 wheel 文件"
     )

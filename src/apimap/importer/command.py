@@ -5,19 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.importer.report import write_json, write_text
 from apimap.importer.run import Outcome, run_import
 
 
-def add_parser(commands: Any) -> None:
-    """Register ``import`` on the subcommand parsers of ``apimap``."""
-    parser = commands.add_parser(
-        "import",
-        help="把旧的 Markdown 映射页面与映射表导入为记录 (import legacy Markdown pages)",
-    )
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap import``."""
     parser.add_argument("sources", nargs="+", help="Markdown 页面、映射表或其所在目录")
     parser.add_argument("--out", default="mappings", help="记录目录，默认 mappings/")
     parser.add_argument("--force", action="store_true", help="覆盖已有记录 (overwrite records)")

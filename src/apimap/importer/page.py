@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from apimap import derived, phrases, wording
 from apimap.categories import Category, RowKind
 from apimap.importer import patterns
 from apimap.importer.blocks import Block, Break, Fence, FrontMatter, Heading, Paragraph, Table, scan
@@ -54,20 +55,29 @@ from apimap.importer.record_data import RecordData, validate_data
 from apimap.importer.rows import RowDraft, inconsistent_kind, read_row
 from apimap.model import Record
 from apimap.paths import API_NAME
-from apimap.render import phrases
+from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 _TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
 _API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")
 _ALIASES = re.compile(r"^别名\s*[：:]\s*(?P<rest>.+)$")
 _PACKAGE = re.compile(r"^所在的包\s*[：:]\s*(?P<rest>.+)$")
-_BADGE = re.compile(r"^\[(?P<text>.*)\]\{\.apimap-badge\}$")
+_BADGE = re.compile(r"^\[(?P<text>.*)\]\{\.apimap-badge[^}]*\}$")
+_UNPROVEN = re.compile(r"^未经验证的部分\s*[：:]")
+_NAME_LINE = re.compile(r"^(?P<name>[^`（(]+?)\s*(?:[（(](?P<kind>[^）)]+)[）)])?$")
+_INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
 _LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
 _PARAM_NAME = re.compile(r"^\*{0,2}[A-Za-z_]\w*$")
 _HEADING_SPLIT = re.compile(r"\s*[：:]\s*")
-_SECTIONS = {"参数映射": "params", "转写示例": "examples", "注意事项": "notes"}
+_SECTIONS = {
+    "参数映射": "params",
+    "转写示例": "examples",
+    "注意事项": "notes",
+    "行为对照": "generated",
+}
+"""Page sections; 行为对照 is generated from the verification stamp and never imported."""
 _TABLES_DOC = "tables.md"
 _IGNORED_FRONT_MATTER = "orphan: true"
-_WHEN = patterns.whole(phrases.when_line(patterns.DESC))
+_WHEN = patterns.whole(wording.when_line(patterns.DESC))
 _REMARK_HEADER = "备注"
 
 
@@ -163,9 +173,11 @@ class _PageReader:
         self.title_line = 1
         self.sides: list[tuple[Heading, Link]] = []
         self.torch_signatures: list[str] = []
-        self.paddle_signature: str | None = None
+        self.paddle_signatures: list[str] = []
         self.lead: list[tuple[str, Paragraph]] = []
-        self.verified: dict[str, str] | None = None
+        self.zh_name: str | None = None
+        self.api_type: str | None = None
+        self.inplace: tuple[str, str] | None = None
         self.params_heading: Heading | None = None
         self.table: Table | None = None
         self.examples: list[_Example] = []
@@ -255,15 +267,16 @@ class _PageReader:
 
     def _paragraph(self, paragraph: Paragraph) -> None:
         text = prose(paragraph.text)
+        if self.state == "generated":
+            return
         if self.state == "lead":
-            badge = _BADGE.match(flatten(paragraph.text))
-            versions = patterns.badge_versions(prose(badge.group("text"))) if badge else None
-            if versions is not None:
-                self.verified = {"torch": versions[0], "paddle": versions[1]}
-            else:
-                self.lose(paragraph)
+            self._lead(paragraph, text)
         elif self.state in ("torch", "paddle"):
-            self.lead.append((self.state, paragraph))
+            inplace = _INPLACE.match(text)
+            if inplace is not None and self.state == "torch":
+                self.inplace = (inplace.group("torch"), inplace.group("paddle"))
+            else:
+                self.lead.append((self.state, paragraph))
         elif self.state == "examples":
             self._flush_when()
             when = _WHEN.match(text)
@@ -283,6 +296,22 @@ class _PageReader:
         else:
             self.lose(paragraph)
 
+    def _lead(self, paragraph: Paragraph, text: str) -> None:
+        """Under the title: the Chinese name (and API type), the badge and what it left unproven."""
+        if _BADGE.match(flatten(paragraph.text)) or _UNPROVEN.match(text):
+            return  # generated from the stamp
+        name = _NAME_LINE.match(text)
+        if self.zh_name is None and name is not None:
+            self.zh_name = name.group("name").strip()
+            kind = name.group("kind")
+            types = {label: value for value, label in phrases.API_TYPE_LABELS.items()}
+            if kind is not None and kind in types:
+                self.api_type = types[kind]
+            elif kind is not None:
+                self.lose(paragraph, "无法识别的 API 类型 (unknown API type)")
+            return
+        self.lose(paragraph)
+
     def _flush_when(self) -> None:
         """A condition line not followed by code is kept as a loss."""
         if self.when is not None:
@@ -291,10 +320,12 @@ class _PageReader:
             self.when = None
 
     def _fence(self, fence: Fence) -> None:
+        if self.state == "generated":
+            return
         if self.state == "torch":
             self.torch_signatures.append(_signature(fence.code))
-        elif self.state == "paddle" and self.paddle_signature is None:
-            self.paddle_signature = _signature(fence.code)
+        elif self.state == "paddle":
+            self.paddle_signatures.append(_signature(fence.code))
         elif self.state in ("examples", "notes"):
             self._code(fence)
         else:
@@ -396,7 +427,7 @@ def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph
             rest = aliases.group("rest")
             names = code_spans(rest) or _LIST_SEPARATOR.split(rest)
             for alias in names:
-                data.item("aliases", plain_name(alias) or alias, paragraph.line)
+                data.item("torch_aliases", plain_name(alias) or alias, paragraph.line)
         elif package is not None:
             rest = package.group("rest")
             spans = code_spans(rest)
@@ -439,7 +470,7 @@ def _decide_summary(
         ]
         paragraphs, texts = [p for p, _ in kept], [t for _, t in kept]
     else:
-        generated = phrases.summary(record)
+        generated = wording.summary(record)
         if len(generated) == len(texts) and all(
             patterns.is_phrase(text, expected)
             for text, expected in zip(texts, generated, strict=True)
@@ -458,7 +489,7 @@ def _defaults_problems(record: Record, drafts: list[RowDraft]) -> list[Problem]:
     for row, draft in zip(record.params, drafts, strict=True):
         if draft.stated_defaults is None:
             continue
-        actual = phrases.row_defaults(record, row)
+        actual = derived.row_defaults(record, row)
         if (actual.torch, actual.paddle) != draft.stated_defaults:
             detail = f"`{row.torch}`"
             problems.append(Problem(STATED_DEFAULTS, draft.line, detail, kept=draft.remark))
@@ -470,6 +501,12 @@ def _assemble(reader: _PageReader) -> PageResult:
     summary_paragraphs = _summary_paragraphs(reader, data)
     problems = list(reader.problems)
     data.set("torch_api", reader.api, reader.title_line)
+    data.set("zh_name", reader.zh_name or TODO_MARKER, reader.title_line)
+    if reader.api_type is not None:
+        data.set("api_type", reader.api_type, reader.title_line)
+    if reader.inplace is not None:
+        torch_variant, paddle_variant = reader.inplace
+        data.set("inplace", {"torch": torch_variant, "paddle": paddle_variant}, reader.title_line)
     sides = reader.sides
     if sides:
         heading, link = sides[0]
@@ -486,8 +523,10 @@ def _assemble(reader: _PageReader) -> PageResult:
     if len(sides) > 1:
         heading, link = sides[1]
         data.set("paddle_api", link.label, heading.line)
-        if reader.paddle_signature:
-            data.set("paddle_signature", reader.paddle_signature, heading.line)
+        signatures = reader.paddle_signatures
+        if signatures:
+            value = signatures[0] if len(signatures) == 1 else signatures
+            data.set("paddle_signature", value, heading.line)
         if link.target:
             data.set("paddle_url", link.target, heading.line)
     for extra_heading, _ in sides[2:]:
@@ -510,8 +549,6 @@ def _assemble(reader: _PageReader) -> PageResult:
         if note.case is not None:
             fields["example"] = _case_fields(note.case)
         data.item("notes", fields, note.line)
-    if reader.verified is not None:
-        data.set("verified", reader.verified, reader.title_line)
     validated = validate_data(data)
     problems += validated.problems
     record = validated.record
@@ -528,7 +565,7 @@ def _assemble(reader: _PageReader) -> PageResult:
             return PageResult(None, problems)
     kept_rows = [d for d in drafts if any(d.fields is row for row in data.fields.get("params", []))]
     problems += _defaults_problems(record, kept_rows)
-    if reader.no_rewrite is not None and not phrases.says_no_rewrite(record):
+    if reader.no_rewrite is not None and not wording.says_no_rewrite(record):
         problems.append(Problem(UNMAPPED_TEXT, reader.no_rewrite.line, kept=reader.no_rewrite.text))
     return PageResult(record, problems)
 

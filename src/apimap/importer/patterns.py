@@ -1,11 +1,10 @@
 """Recognise the specification's fixed phrases in page text, tolerantly.
 
 No phrase is spelled out here. Each remark pattern is derived from the site
-renderer (:mod:`apimap.render.phrases`): a probe row whose meaning, difference
+wording (:mod:`apimap.wording`): a probe row whose meaning, difference
 and setting are sentinel characters is rendered, and the literal parts around
 the sentinels become a regular expression. The same goes for summaries, the
-composite lead, "暂无转写方式" and the verified badge. A phrase changed in the
-renderer is therefore recognised by the importer without touching it.
+composite lead and "暂无转写方式". A phrase changed in the wording is therefore recognised by the importer without touching it.
 
 Tolerance: ASCII or full-width punctuation, optional spaces, ``Pytorch`` /
 ``PaddlePaddle`` spellings, look-alike radicals (``⽆`` for ``无``) and a
@@ -20,25 +19,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from apimap import wording
 from apimap.categories import Action, Category, RowKind
 from apimap.importer.inline import LOOKALIKES
 from apimap.model import ParamRow, Record
-from apimap.render import phrases
 
 DESC = "\ue000"
 DIFF = "\ue001"
 SETTING = "\ue002"
 TORCH_DEFAULT = "__apimap_torch_default__"
 PADDLE_DEFAULT = "__apimap_paddle_default__"
-_VERSION_SLOTS = ("\ue003", "\ue004")
 _SLOTS = {
     DESC: "desc",
     DIFF: "diff",
     SETTING: "setting",
     TORCH_DEFAULT: "torch_default",
     PADDLE_DEFAULT: "paddle_default",
-    _VERSION_SLOTS[0]: "torch",
-    _VERSION_SLOTS[1]: "paddle",
 }
 _SLOT_SPLIT = re.compile("(" + "|".join(re.escape(slot) for slot in _SLOTS) + ")")
 
@@ -127,6 +123,7 @@ def _probe_record(torch_default: bool, paddle_default: bool) -> Record:
         torch_signature=f"torch.probe({torch_param})",
         paddle_api="paddle.probe",
         paddle_signature=f"paddle.probe({paddle_param})",
+        zh_name="探测",
         category=Category.IDENTICAL,
     )
 
@@ -146,7 +143,7 @@ def _probe(kind: RowKind, action: Action | None, record: Record | None = None) -
         setting=SETTING if kind in (RowKind.PADDLE_ONLY, RowKind.DEFAULT_DIFF) else None,
         action=action,
     )
-    return phrases.remark(record or _probe_record(True, True), row)
+    return wording.remark(record or _probe_record(True, True), row)
 
 
 DIFF_KINDS = (RowKind.TYPE_DIFF, RowKind.USAGE_DIFF, RowKind.RETURN_DIFF)
@@ -208,16 +205,3 @@ def _phrase(text: str) -> re.Pattern[str]:
 def is_phrase(text: str, rendered: str) -> bool:
     """Whether ``text`` is the fixed text ``rendered``, tolerantly."""
     return _phrase(rendered).match(text) is not None
-
-
-@cache
-def _badge() -> re.Pattern[str]:
-    return whole(phrases.verified_badge(*_VERSION_SLOTS))
-
-
-def badge_versions(text: str) -> tuple[str, str] | None:
-    """``(torch, paddle)`` versions of a verified badge."""
-    match = _badge().match(text)
-    if match is None:
-        return None
-    return match.group("torch").strip(), match.group("paddle").strip()

@@ -15,10 +15,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from apimap.importer.problems import INVALID, INVALID_VALUE, Problem
+from apimap.migrate import minimal
 from apimap.model import Record
 
 _REQUIRED = {"torch_api", "category"}
-_NESTED_LISTS = {"params", "examples", "notes", "aliases", "torch_signature"}
+_NESTED_LISTS = {"params", "examples", "notes", "torch_aliases", "torch_signature"}
 
 
 @dataclass
@@ -108,5 +109,5 @@ def validate_data(data: RecordData) -> Validated:
 
 
 def record_fields(record: Record) -> dict[str, Any]:
-    """The record as YAML-ready data: model order, defaults left out."""
-    return record.model_dump(mode="json", exclude_defaults=True)
+    """The record as YAML-ready data: model order, defaults and derivable values left out."""
+    return minimal(record.model_dump(mode="json", exclude_defaults=True))

@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from apimap import phrases
 from apimap.categories import Category, RowKind
 from apimap.importer import patterns
 from apimap.importer.inline import cell_text, plain_name
 from apimap.importer.problems import NO_PHRASE, UNMAPPED_ROW, Problem
-from apimap.render import phrases
 
 _TYPE_WORD = "类型"
 _FINAL_STOP = re.compile(r"\s*[。.]\s*$")

@@ -34,8 +34,10 @@ from apimap.importer.problems import (
 from apimap.importer.record_data import RecordData, validate_data
 from apimap.importer.table import TableEntry, is_table_page, read_table_page
 from apimap.importer.writer import WriteError, record_text, write_new
+from apimap.migrate import missing_reason
 from apimap.model import Record
 from apimap.paths import record_path
+from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 PAGE_SUFFIX = ".md"
 
@@ -209,13 +211,14 @@ class _Run:
             "paddle_url": entry.paddle_url,
             "category": entry.category.category.value,
             "section": entry.section.value if entry.section else None,
-            "reason": entry.reason,
+            "zh_name": TODO_MARKER,
+            "missing": _missing(entry.reason),
         }
         for name, value in fields.items():
             if value is not None:
                 data.set(name, value, entry.line)
         for alias in entry.aliases:
-            data.item("aliases", alias, entry.line)
+            data.item("torch_aliases", alias, entry.line)
         validated = validate_data(data)
         unit.problems += validated.problems
         unit.record = validated.record
@@ -233,8 +236,9 @@ class _Run:
             )
             return
         record = target.record
-        if entry.api not in record.aliases:
-            target.record = record.model_copy(update={"aliases": [*record.aliases, entry.api]})
+        if entry.api not in record.torch_aliases:
+            aliases = [*record.torch_aliases, entry.api]
+            target.record = record.model_copy(update={"torch_aliases": aliases})
 
     def write(self, out: Path, force: bool) -> None:
         for unit in self.result.units:
@@ -264,3 +268,10 @@ def run_import(paths: Iterable[Path], out: Path, force: bool = False) -> ImportR
     run.merge_tables()
     run.write(out, force)
     return run.result
+
+
+def _missing(reason: str | None) -> dict[str, str] | None:
+    """A legacy 功能缺失 reason as a structured block; an unnamed class is left as TODO."""
+    if reason is None:
+        return None
+    return {"reason": missing_reason(reason) or TODO_MARKER, "detail": reason}

@@ -18,8 +18,8 @@ from typing import TextIO
 
 from apimap.allowlist import load_allowlist
 from apimap.check import run_check
+from apimap.corpus import CorpusError
 from apimap.diagnostics import Severity
-from apimap.render.corpus import RenderError
 from apimap.render.site import SiteSources, render_site
 from apimap.render.writer import OutputFolderError, SyncReport, sync_tree
 from apimap.report import summary_line, write_text
@@ -191,7 +191,7 @@ def build_site(layout: SiteLayout, out: TextIO, jobs: int = 1, verbose: bool = F
                 f"    写入 {len(report.written)} 个文件，未变 {report.unchanged} 个，"
                 f"删除 {len(report.removed)} 个 (written / unchanged / removed)\n"
             )
-    except (RenderError, OutputFolderError) as exc:
+    except (CorpusError, OutputFolderError) as exc:
         out.write(f"apimap build: {exc}\n")
         return BUILD_FAILED
     quiet = not verbose and not _is_terminal(out)

@@ -34,7 +34,7 @@ def _optional_path(value: str | None) -> Path | None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     """Render the Markdown pages only."""
-    from apimap.render.corpus import RenderError
+    from apimap.corpus import CorpusError
     from apimap.render.site import SiteSources, render_site
     from apimap.render.writer import OutputFolderError, sync_tree
 
@@ -42,7 +42,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     try:
         files = render_site(sources)
         report = sync_tree(Path(args.out), files)
-    except (RenderError, OutputFolderError) as exc:
+    except (CorpusError, OutputFolderError) as exc:
         print(f"apimap render: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
     print(
@@ -83,24 +83,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(_layout(args), sys.stdout, args.host, args.port, args.interval, jobs=args.jobs)
 
 
-def add_commands(commands: Any) -> None:
-    """Add the site subcommands to the ``apimap`` parser's subparsers."""
-    render = commands.add_parser("render", help="只生成站点的 Markdown (render Markdown only)")
+def configure_render(render: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap render``."""
     render.add_argument("--mappings", help="记录目录，默认 mappings/")
     render.add_argument("--out", default="site/_generated", help="输出目录")
     render.set_defaults(handler=cmd_render)
 
-    build = commands.add_parser(
-        "build", help="检查记录并构建站点 (check, render and build the site)"
-    )
+
+def configure_build(build: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap build``."""
     _add_site_folders(build)
     build.add_argument("--jobs", type=int, default=_default_jobs(), help="Sphinx 并行进程数")
     build.add_argument("--verbose", action="store_true", help="显示 Sphinx 的全部输出")
     build.set_defaults(handler=cmd_build)
 
-    preview = commands.add_parser(
-        "serve", help="本地预览，改动后自动重新构建 (preview and rebuild on change)"
-    )
+
+def configure_serve(preview: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap serve``."""
     _add_site_folders(preview)
     preview.add_argument("--host", default="127.0.0.1")
     preview.add_argument("--port", type=int, default=8000, help="端口；0 表示任选空闲端口")

@@ -14,3 +14,15 @@ INDEX_SCRIPT = "_static/apimap-index.js"
 
 CHART = "coverage.svg"
 """The home page's coverage chart."""
+
+
+def api_docname(api: str) -> str:
+    """``torch.nn.Conv2d`` -> ``api/torch.nn.^Conv2d`` (the record file's case-safe stem)."""
+    from apimap.paths import encode_name
+
+    return f"{API_FOLDER}/{encode_name(api)}"
+
+
+def category_docname(category: str) -> str:
+    """``category/input_usage_diff``."""
+    return f"{CATEGORY_FOLDER}/{category}"

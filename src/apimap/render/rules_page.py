@@ -7,14 +7,15 @@ from pathlib import Path
 
 from apimap import loader
 from apimap.diagnostics import Severity
-from apimap.rules import ALL_RULES
 from apimap.rules.base import Scope
+from apimap.rules.registry import ALL_RULES, fixtures
 
 SEVERITY_LABELS = {Severity.ERROR: "错误 (error)", Severity.WARNING: "警告 (warning)"}
 SCOPE_LABELS = {
     Scope.FILE: "文件 (file)",
     Scope.RECORD: "记录 (record)",
     Scope.CORPUS: "全部记录 (corpus)",
+    Scope.VERIFY: "验证 (verify)",
 }
 
 
@@ -51,6 +52,9 @@ class RuleView:
     severity: str
     scope: str
     hint: str
+    why: str
+    fix: str | None
+    """What ``apimap check --fix`` does, for fixable rules."""
     bad: Fixture | None
     good: Fixture | None
 
@@ -76,15 +80,17 @@ def read_fixture(path: Path, code: str) -> Fixture:
     return Fixture(path.name, text, lines, loads)
 
 
-def _first(directory: Path, prefix: str, code: str) -> Fixture | None:
-    if not directory.is_dir():
-        return None
-    files = sorted(p for p in directory.glob(f"{prefix}*.yaml") if p.is_file())
+def _first(code: str, prefix: str) -> Fixture | None:
+    files = [
+        path
+        for path in fixtures(code)
+        if path.is_file() and path.name.startswith(prefix) and path.suffix == ".yaml"
+    ]
     return read_fixture(files[0], code) if files else None
 
 
-def rule_views(fixtures: Path) -> list[RuleView]:
-    """Every registered rule, by code, with its examples from ``fixtures/<CODE>/``."""
+def rule_views() -> list[RuleView]:
+    """Every registered rule, by code, with the first bad and good fixture beside it."""
     return [
         RuleView(
             code=rule.code,
@@ -92,8 +98,10 @@ def rule_views(fixtures: Path) -> list[RuleView]:
             severity=SEVERITY_LABELS[rule.severity],
             scope=SCOPE_LABELS[rule.scope],
             hint=rule.hint,
-            bad=_first(fixtures / rule.code, "bad", rule.code),
-            good=_first(fixtures / rule.code, "good", rule.code),
+            why=rule.why,
+            fix=rule.fix.description if rule.fix else None,
+            bad=_first(rule.code, "bad"),
+            good=_first(rule.code, "good"),
         )
         for rule in ALL_RULES
     ]

@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import TextIO
 
 from apimap.render.build import SiteLayout, build_site
+from apimap.stamps import STAMPS_DIR
 
 Snapshot = dict[str, tuple[int, int]]
 
 
 def watched_folders(layout: SiteLayout) -> list[Path]:
-    """The inputs of a build: records, templates, hand-written site files, rule fixtures."""
+    """The inputs of a build: records, stamps, templates, hand-written site files."""
     sources = layout.sources
-    return [layout.mappings, sources.templates, layout.confdir, sources.fixtures]
+    return [layout.mappings, layout.mappings.parent / STAMPS_DIR, sources.templates, layout.confdir]
 
 
 def snapshot(folders: Iterable[Path], ignore: Iterable[Path]) -> Snapshot:

@@ -9,11 +9,18 @@ from pathlib import Path
 from jinja2 import Environment
 
 from apimap.categories import Category, Section
+from apimap.content_cache import ContentCache, content_key, files_salt
+from apimap.corpus import CorpusError, Entry, load_entries
 from apimap.render import views
-from apimap.render.cache import ContentCache, page_salt
 from apimap.render.chart import coverage_svg
-from apimap.render.corpus import Entry, RenderError, category_docname, load_entries
-from apimap.render.names import CATEGORY_FOLDER, CHART, INDEX_SCRIPT, TABLES_DOC
+from apimap.render.names import (
+    CATEGORY_FOLDER,
+    CHART,
+    INDEX_SCRIPT,
+    TABLES_DOC,
+    api_docname,
+    category_docname,
+)
 from apimap.render.rules_page import rule_views
 from apimap.render.templates import environment, render
 
@@ -26,8 +33,6 @@ class SiteSources:
     templates: Path
     pages: Path
     """Hand-written Markdown pages, copied as they are."""
-    fixtures: Path
-    """Rule fixtures (``<CODE>/bad*.yaml``) shown on the rules page."""
     cache: Path | None = None
     """Where records and pages are kept between runs (``None``: redo everything)."""
 
@@ -40,7 +45,6 @@ class SiteSources:
             mappings=mappings if mappings is not None else root / "mappings",
             templates=root / "templates",
             pages=root / "site" / "pages",
-            fixtures=root / "tests" / "fixtures" / "rules",
             cache=cache,
         )
 
@@ -84,25 +88,33 @@ def _hand_written(pages: Path) -> dict[str, bytes]:
 def _api_pages(entries: list[Entry], env: Environment, sources: SiteSources) -> dict[str, str]:
     """The diff pages; with a cache, only records whose file changed are rendered again."""
     cache = None if sources.cache is None else sources.cache / "pages.json"
-    known = ContentCache(cache, page_salt(sources.templates) if cache else "")
+    known = ContentCache(cache, _page_salt(sources.templates) if cache else "")
     texts: dict[str, str] = {}
     for entry in entries:
-        if not entry.has_page:
+        if not views.has_page(entry.record):
             continue
-        text = known.get(entry.key)
+        key = content_key((entry.key + (entry.stamp.to_json() if entry.stamp else "")).encode())
+        docname = api_docname(entry.api)
+        text = known.get(key)
         if text is None:
-            text = render(env, "api.md.j2", entry.docname, page=views.api_page(entry.record))
-            known.put(entry.key, text)
-        texts[f"{entry.docname}.md"] = text
+            text = render(env, "api.md.j2", docname, page=views.api_page(entry))
+            known.put(key, text)
+        texts[f"{docname}.md"] = text
     known.save()
     return texts
+
+
+def _page_salt(templates: Path) -> str:
+    """Changes when the model, a template or the renderer changes."""
+    files = sorted(p for p in templates.rglob("*") if p.is_file())
+    return files_salt(files + sorted(Path(__file__).parent.glob("*.py")))
 
 
 def render_site(sources: SiteSources) -> dict[str, bytes]:
     """Every file of the Sphinx source folder (relative path -> bytes)."""
     if not sources.templates.is_dir():
         problem = "找不到模板目录，请在仓库根目录运行 (no templates: run from the repository root)"
-        raise RenderError([f"{sources.templates}: {problem}"])
+        raise CorpusError([f"{sources.templates}: {problem}"])
     cache = sources.cache
     entries = load_entries(sources.mappings, cache / "records.json" if cache else None)
     env = environment(sources.templates)
@@ -116,8 +128,8 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
         groups=views.group_counts(entries),
         packages=packages,
         records=len(entries),
-        aliases=sum(len(entry.record.aliases) for entry in entries),
-        pages=sum(1 for entry in entries if entry.has_page),
+        aliases=sum(len(views.other_names(entry.record)) for entry in entries),
+        pages=sum(1 for entry in entries if views.has_page(entry.record)),
         chart=CHART,
         guides=_guides(files),
     )
@@ -137,9 +149,9 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
         env, "categories.md.j2", f"{CATEGORY_FOLDER}/index", pages=category_pages
     )
     for category_page in category_pages:
-        docname = category_docname(category_page.category)
+        docname = category_docname(category_page.category.value)
         texts[f"{docname}.md"] = render(env, "category.md.j2", docname, page=category_page)
-    texts["rules.md"] = render(env, "rules.md.j2", "rules", rules=rule_views(sources.fixtures))
+    texts["rules.md"] = render(env, "rules.md.j2", "rules", rules=rule_views())
     texts["migration.md"] = render(
         env, "migration.md.j2", "migration", items=views.migration_items(entries)
     )

@@ -11,13 +11,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from apimap import derived, phrases, wording
 from apimap.categories import GROUP_NAMES, Category, Section
+from apimap.corpus import Entry
 from apimap.model import Case, Record
-from apimap.render import phrases
 from apimap.render.chart import PackageCounts
-from apimap.render.corpus import Entry
 from apimap.render.markdown import format_signature
+from apimap.render.names import api_docname
 from apimap.render.packages import OTHER, TORCH_PACKAGES, package_of
+from apimap.stamps import Stamp
+
+
+def has_page(record: Record) -> bool:
+    """功能缺失 records appear only in the tables."""
+    return derived.category(record) is not Category.MISSING
+
+
+def other_names(record: Record) -> list[str]:
+    """The record's aliases and its in-place variant: each gets a row in the tables."""
+    names = list(record.torch_aliases)
+    if record.inplace is not None:
+        names.append(record.inplace.torch)
+    return names
 
 
 @dataclass(frozen=True)
@@ -54,85 +69,154 @@ class NoteView:
 
 
 @dataclass(frozen=True)
+class Badge:
+    """What the page says about its verification."""
+
+    text: str
+    complete: bool
+    unproven: list[str]
+    date: str | None
+
+
+@dataclass(frozen=True)
+class BehaviourRow:
+    """One probe of the behaviour table."""
+
+    probe: str
+    torch: str
+    paddle: str
+    verdict: str
+
+
+@dataclass(frozen=True)
 class ApiPage:
     """Everything one diff page shows."""
 
     api: str
+    zh_name: str
+    kind: str | None
     category: Category
-    badge: str | None
+    badge: Badge
     torch_url: str | None
     torch_signatures: list[str]
     paddle_api: str | None
     paddle_url: str | None
     paddle_package: str | None
-    paddle_signature: str | None
+    paddle_signatures: list[str]
     summary: list[str]
     aliases: list[str]
+    inplace: tuple[str, str] | None
     rows: list[RowView]
     examples: list[ExampleView]
     no_rewrite: str | None
     notes: list[NoteView]
+    behaviour: list[BehaviourRow]
 
 
 def case_view(case: Case) -> CaseView:
     """The code block of a case starts with the two fixed comments."""
-    code = f"# PyTorch 写法\n{case.torch.rstrip()}\n\n# Paddle 写法\n{case.paddle.rstrip()}"
-    return CaseView(phrases.when_line(case.when) if case.when else None, code)
+    code = f"{phrases.TORCH_CODE}\n{case.torch.rstrip()}\n\n{phrases.PADDLE_CODE}\n{case.paddle.rstrip()}"
+    return CaseView(wording.when_line(case.when) if case.when else None, code)
 
 
-def api_page(record: Record) -> ApiPage:
+def badge(record: Record, stamp: Stamp | None) -> Badge:
+    """已验证 / 部分验证 with the versions, or 未验证."""
+    if stamp is None:
+        return Badge(phrases.UNVERIFIED, False, [], None)
+    versions = " / ".join(f"{name} {stamp.versions[name]}" for name in sorted(stamp.versions))
+    template = phrases.VERIFIED if stamp.complete else phrases.PARTLY_VERIFIED
+    return Badge(
+        template.format(versions=versions), stamp.complete, list(stamp.proven.unproven), stamp.date
+    )
+
+
+def behaviour_rows(record: Record, stamp: Stamp | None) -> list[BehaviourRow]:
+    """The probe results as the page's behaviour table (only probes that tell something)."""
+    if stamp is None:
+        return []
+    rows = []
+    for result in stamp.behaviour:
+        if result.differs:
+            verdict = f"不一致：{result.detail}" if result.detail else "不一致"
+            if result.acknowledged:
+                verdict += f"（见 {_acknowledgement(record, result.acknowledged)}）"
+        else:
+            verdict = "一致"
+        rows.append(BehaviourRow(result.probe, result.torch, result.paddle, verdict))
+    return rows
+
+
+def _acknowledgement(record: Record, where: str) -> str:
+    """``notes[1]`` -> 注意事项第 2 条; ``params[0]`` -> 参数 input; ``accepted[0]`` -> its reason."""
+    kind, _, rest = where.partition("[")
+    index = int(rest.rstrip("]") or 0)
+    if kind == "notes":
+        return f"注意事项第 {index + 1} 条"
+    if kind == "params" and index < len(record.params):
+        return f"参数映射 {wording.table_names(record.params[index])[0]}"
+    if kind == "accepted" and index < len(record.accepted):
+        return record.accepted[index].reason.rstrip("。")
+    return where
+
+
+def api_page(entry: Entry) -> ApiPage:
     """The diff page of one record (not for 功能缺失)."""
-    verified = record.verified
+    record = entry.record
     return ApiPage(
         api=record.torch_api,
-        category=record.category,
-        badge=phrases.verified_badge(verified.torch, verified.paddle) if verified else None,
-        torch_url=record.torch_url,
+        zh_name=record.zh_name,
+        kind=wording.api_kind_line(record),
+        category=derived.category(record),
+        badge=badge(record, entry.stamp),
+        torch_url=derived.torch_url(record),
         torch_signatures=[format_signature(text) for text in record.torch_overloads],
         paddle_api=record.paddle_api,
-        paddle_url=record.paddle_url,
+        paddle_url=derived.paddle_url(record),
         paddle_package=record.paddle_package,
-        paddle_signature=(
-            format_signature(record.paddle_signature) if record.paddle_signature else None
-        ),
-        summary=phrases.summary(record),
-        aliases=list(record.aliases),
+        paddle_signatures=[format_signature(text) for text in record.paddle_overloads],
+        summary=wording.summary(record),
+        aliases=list(record.torch_aliases),
+        inplace=(record.inplace.torch, record.inplace.paddle) if record.inplace else None,
         rows=[
-            RowView(*phrases.table_names(row), phrases.remark(record, row)) for row in record.params
+            RowView(*wording.table_names(row), wording.remark(record, row)) for row in record.params
         ],
         examples=[
             ExampleView(
-                phrases.example_heading(record, example),
+                wording.example_heading(record, example),
                 [case_view(case) for case in example.cases],
             )
             for example in record.examples
         ],
-        no_rewrite=phrases.NO_REWRITE if phrases.says_no_rewrite(record) else None,
+        no_rewrite=phrases.NO_REWRITE if wording.says_no_rewrite(record) else None,
         notes=[
             NoteView(note.text, case_view(note.example) if note.example else None)
             for note in record.notes
         ],
+        behaviour=behaviour_rows(record, entry.stamp),
     )
 
 
 @dataclass(frozen=True)
 class TableRow:
-    """One row of a mapping table: a record or an alias of one."""
+    """One row of a mapping table: a record, an alias of one, or its in-place variant."""
 
     torch_api: str
     torch_url: str | None
+    zh_name: str
     paddle: str
     paddle_url: str | None
     category: Category
     page: str | None
     alias_of: str | None
+    variant_of: str | None = None
 
 
 def paddle_cell(record: Record) -> str:
     """What the Paddle API column says."""
-    if record.category is Category.COMPOSITE:
-        return "组合替代实现"
-    if record.category is Category.MISSING or record.paddle_api is None:
+    category = derived.category(record)
+    if category is Category.COMPOSITE:
+        return phrases.CATEGORY_LABELS[Category.COMPOSITE.value]
+    if category is Category.MISSING or record.paddle_api is None:
         return "-"
     if record.paddle_package:
         return f"{record.paddle_api}（{record.paddle_package}）"
@@ -140,29 +224,40 @@ def paddle_cell(record: Record) -> str:
 
 
 def table_rows(entry: Entry) -> list[TableRow]:
-    """The record's own row and one row per alias."""
+    """The record's own row, one row per alias, and one for the in-place variant."""
     record = entry.record
-    page = entry.docname if entry.has_page else None
+    category = derived.category(record)
+    page = api_docname(record.torch_api) if has_page(record) else None
+    paddle, paddle_url = paddle_cell(record), derived.paddle_url(record)
     rows = [
         TableRow(
             record.torch_api,
-            record.torch_url,
-            paddle_cell(record),
-            record.paddle_url,
-            record.category,
+            derived.torch_url(record),
+            record.zh_name,
+            paddle,
+            paddle_url,
+            category,
             page,
             None,
         )
     ]
-    for alias in record.aliases:
+    for alias in record.torch_aliases:
         rows.append(
             TableRow(
-                alias,
+                alias, None, record.zh_name, paddle, paddle_url, category, page, record.torch_api
+            )
+        )
+    if record.inplace is not None:
+        rows.append(
+            TableRow(
+                record.inplace.torch,
                 None,
-                paddle_cell(record),
-                record.paddle_url,
-                record.category,
+                record.zh_name,
+                record.inplace.paddle,
+                None,
+                category,
                 page,
+                None,
                 record.torch_api,
             )
         )
@@ -206,7 +301,7 @@ def section_tables(entries: Iterable[Entry]) -> list[SectionTables]:
     """Rows grouped by section, then by namespace; numbered within each section."""
     grouped: dict[str, list[TableRow]] = {}
     for entry in entries:
-        if entry.record.category is Category.MISSING:
+        if derived.category(entry.record) is Category.MISSING:
             continue
         key = entry.record.section.value if entry.record.section else UNSECTIONED
         grouped.setdefault(key, []).extend(table_rows(entry))
@@ -235,21 +330,37 @@ def section_tables(entries: Iterable[Entry]) -> list[SectionTables]:
 
 @dataclass(frozen=True)
 class MissingRow:
-    """A 功能缺失 API with its reason."""
+    """A 功能缺失 API with its reason and what to do instead."""
 
     torch_api: str
     torch_url: str | None
+    zh_name: str
     reason: str
+    detail: str
+    instead: str
     aliases: list[str]
 
 
 def missing_rows(entries: Iterable[Entry]) -> list[MissingRow]:
     """The 功能缺失 list, by API name."""
-    return [
-        MissingRow(e.api, e.record.torch_url, e.record.reason or "", list(e.record.aliases))
-        for e in entries
-        if e.record.category is Category.MISSING
-    ]
+    rows = []
+    for entry in entries:
+        record = entry.record
+        if derived.category(record) is not Category.MISSING or record.missing is None:
+            continue
+        missing = record.missing
+        rows.append(
+            MissingRow(
+                entry.api,
+                derived.torch_url(record),
+                record.zh_name,
+                missing.reason.label,
+                missing.detail,
+                missing.instead or "",
+                other_names(record),
+            )
+        )
+    return rows
 
 
 @dataclass(frozen=True)
@@ -276,7 +387,7 @@ class GroupCount:
 
 def group_counts(entries: Iterable[Entry]) -> list[GroupCount]:
     """Counts per category, grouped as in the specification."""
-    counts = Counter(entry.record.category for entry in entries)
+    counts = Counter(derived.category(entry.record) for entry in entries)
     return [
         GroupCount(
             group,
@@ -291,7 +402,7 @@ def package_counts(entries: Iterable[Entry]) -> list[PackageCounts]:
     """Counts per torch package (the seed list, then 其他) and category group."""
     by_package: dict[str, Counter[int]] = {name: Counter() for name in (*TORCH_PACKAGES, OTHER)}
     for entry in entries:
-        by_package[package_of(entry.api)][entry.record.category.group] += 1
+        by_package[package_of(entry.api)][derived.category(entry.record).group] += 1
     return [PackageCounts(name, dict(counter)) for name, counter in by_package.items()]
 
 
@@ -308,7 +419,7 @@ def category_pages(entries: list[Entry]) -> list[CategoryPage]:
     """One page per category, APIs by name (aliases included)."""
     pages = []
     for category in Category:
-        members = [e for e in entries if e.record.category is category]
+        members = [e for e in entries if derived.category(e.record) is category]
         rows = sorted(
             (row for entry in members for row in table_rows(entry)), key=lambda r: r.torch_api
         )
@@ -325,13 +436,14 @@ def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
             items.append(
                 {
                     "api": row.torch_api,
+                    "zh_name": record.zh_name,
                     "paddle": row.paddle,
-                    "category": record.category.value,
-                    "label": record.category.label,
+                    "category": row.category.value,
+                    "label": row.category.label,
                     "section": record.section.value if record.section else "",
                     "page": quote(row.page) + ".html" if row.page else "",
-                    "alias_of": row.alias_of or "",
-                    "reason": record.reason or "",
+                    "alias_of": row.alias_of or row.variant_of or "",
+                    "reason": record.missing.detail if record.missing else "",
                 }
             )
     return sorted(items, key=lambda item: str(item["api"]))
@@ -358,7 +470,7 @@ def migration_items(entries: Iterable[Entry]) -> list[MigrationItem]:
     return [
         MigrationItem(
             entry.api,
-            entry.docname if entry.has_page else None,
+            api_docname(entry.api) if has_page(entry.record) else None,
             [
                 NoteView(note.text, case_view(note.example) if note.example else None)
                 for note in entry.record.notes

@@ -1,4 +1,10 @@
-"""The shape every rule has: a code, a title, a scope, a severity and a check."""
+"""The shape every rule has: a code, a title, a scope, a severity, a check, its reason and its fix.
+
+Each rule lives in its own package under :mod:`apimap.rules.catalog`, with its
+good and bad fixtures beside it (``good*.yaml``, ``bad*.yaml``, or folders
+``good*/``, ``bad*/`` holding a small ``mappings/`` tree). The registry finds
+the rules by looking at the catalog; nobody keeps a list.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from apimap.diagnostics import Severity
 from apimap.location import Loc
+from apimap.location import Path as DataPath
 
 if TYPE_CHECKING:
     from apimap.context import CorpusContext, RecordContext
@@ -23,6 +30,8 @@ class Scope(StrEnum):
     """One parsed record."""
     CORPUS = "corpus"
     """All records together."""
+    VERIFY = "verify"
+    """The record against the installed libraries: reported by ``apimap verify``."""
 
 
 @dataclass(frozen=True)
@@ -37,13 +46,39 @@ class Finding:
     api: str | None = None
 
 
+@dataclass(frozen=True)
+class Edit:
+    """One change a fix makes to the record data: set ``path`` to ``value`` (``None`` deletes)."""
+
+    path: DataPath
+    value: Any
+
+
+class Applicability(StrEnum):
+    """How safe a fix is, in ruff's sense."""
+
+    SAFE = "safe"
+    """Changes no meaning: ``apimap check --fix`` applies it."""
+
+
+@dataclass(frozen=True)
+class Fix:
+    """How a rule repairs what it finds."""
+
+    description: str
+    """What the fix does, in Chinese with an English gloss."""
+    edits: Callable[[RecordContext], list[Edit]]
+    """The changes for one record (empty when nothing needs fixing)."""
+    applicability: Applicability = Applicability.SAFE
+
+
 RecordCheck = Callable[["RecordContext"], Iterable[Finding]]
 CorpusCheck = Callable[["CorpusContext"], Iterable[Finding]]
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule of the specification (or of the file format)."""
+    """One rule of the specification (or of the file format, or of verification)."""
 
     code: str
     title: str
@@ -51,10 +86,18 @@ class Rule:
     scope: Scope
     severity: Severity
     hint: str
+    why: str
+    """Why the rule exists, in one or two Chinese sentences (shown on the rules page)."""
     check: Any = None
-    """A :data:`RecordCheck` or :data:`CorpusCheck`; ``None`` for file rules,
-    which the loader and the schema stage report."""
+    """A :data:`RecordCheck` or :data:`CorpusCheck`; ``None`` for rules that the loader,
+    the schema stage or the verifier report."""
+    fix: Fix | None = None
 
     def message(self, detail: str) -> str:
         """The diagnostic message: the title, then the detail."""
         return f"{self.title}：{detail}" if detail else self.title
+
+    @property
+    def fixable(self) -> bool:
+        """Whether ``apimap check --fix`` repairs what the rule finds."""
+        return self.fix is not None

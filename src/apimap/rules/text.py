@@ -1,59 +1,37 @@
-"""Helpers shared by the text rules: which fields hold prose, which hold code."""
+"""What the text rules share: the record's texts by role, and every string a reader sees."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from apimap import derived
 from apimap.context import RecordContext
 from apimap.location import Path
+from apimap.model import TextRole
 
-ROW_PROSE = ("desc", "diff", "setting", "note")
-"""Prose fields of a parameter row."""
-
-INLINE_PROSE = ("desc", "diff", "setting", "when", "purpose")
-"""Fields that the remark or a heading continues after: no final punctuation."""
-
-SENTENCE_PROSE = ("note", "text", "reason")
-"""Fields that are full sentences: they end with 。"""
+PROSE_ROLES = frozenset({TextRole.NAME, TextRole.INLINE, TextRole.SENTENCE, TextRole.SUMMARY})
+CONTINUED_ROLES = frozenset({TextRole.NAME, TextRole.INLINE})
+"""Texts a phrase, a colon or nothing follows: they end without punctuation."""
 
 
-def prose(ctx: RecordContext) -> list[tuple[Path, str]]:
-    """Every prose value of the record with its path (computed once per record)."""
-    return ctx.memo("prose", lambda: list(_prose(ctx)))
+def prose(ctx: RecordContext) -> list[tuple[Path, TextRole, str]]:
+    """Every prose value of the record with its path and role (computed once per record)."""
+    return ctx.memo(
+        "prose", lambda: [item for item in derived.texts(ctx.record) if item[1] in PROSE_ROLES]
+    )
 
 
-def _prose(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
-    record = ctx.record
-    for name in ("summary", "reason"):
-        value = getattr(record, name)
-        if value is not None:
-            yield (name,), value
-    for index, row in enumerate(record.params):
-        for name in ROW_PROSE:
-            value = getattr(row, name)
-            if value is not None:
-                yield ("params", index, name), value
-    for index, example in enumerate(record.examples):
-        if example.purpose is not None:
-            yield ("examples", index, "purpose"), example.purpose
-        for case_index, case in enumerate(example.cases):
-            if case.when is not None:
-                yield ("examples", index, "cases", case_index, "when"), case.when
-    for index, note in enumerate(record.notes):
-        yield ("notes", index, "text"), note.text
-        if note.example is not None and note.example.when is not None:
-            yield ("notes", index, "example", "when"), note.example.when
+def strings(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
+    """Every string value of the record (prose, code, names, signatures, settings)."""
+    yield from _strings(ctx.doc.data, ())
 
 
-def code(ctx: RecordContext) -> Iterator[tuple[Path, str, str]]:
-    """Every code snippet with its path and its side (``torch`` or ``paddle``)."""
-    for index, example in enumerate(ctx.record.examples):
-        for case_index, case in enumerate(example.cases):
-            base: Path = ("examples", index, "cases", case_index)
-            yield (*base, "torch"), case.torch, "torch"
-            yield (*base, "paddle"), case.paddle, "paddle"
-    for index, note in enumerate(ctx.record.notes):
-        if note.example is not None:
-            base = ("notes", index, "example")
-            yield (*base, "torch"), note.example.torch, "torch"
-            yield (*base, "paddle"), note.example.paddle, "paddle"
+def _strings(value: object, path: Path) -> Iterator[tuple[Path, str]]:
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, (*path, index))

@@ -1,13 +1,25 @@
-"""Signature job: does each API exist, and do its recorded signatures match the library?"""
+"""Checks a worker makes against its one library: do the APIs exist, do the signatures match?
+
+The torch side checks the torch API (its signatures, its type, its aliases and
+in-place variant); the paddle side checks the paddle API (its signatures, the
+torch-style names it is said to accept, the in-place variant), or, for a
+功能缺失 record, looks for paddle APIs whose name suggests a counterpart.
+Besides the problems, each check returns what it could establish, so the stamp
+can say what was proven.
+"""
 
 from __future__ import annotations
 
-import sys
+import inspect
 from collections.abc import Iterator
 from typing import Any
 
 from apimap.location import Path
-from apimap.rules import stamp as codes
+from apimap.rules.catalog.am801_api_not_found import RULE as API_NOT_FOUND
+from apimap.rules.catalog.am805_alias_not_accepted import RULE as ALIAS_NOT_ACCEPTED
+from apimap.rules.catalog.am806_unreadable import RULE as UNREADABLE
+from apimap.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
+from apimap.rules.catalog.am817_api_type_drift import RULE as API_TYPE_DRIFT
 from apimap.signature import ParamKind, SignatureError, parse_signature
 from apimap.verify.aliases import Probe, call_accepts, documented_aliases
 from apimap.verify.drift import compare
@@ -15,34 +27,106 @@ from apimap.verify.libraries import ApiNotFound, Resolved, resolve
 from apimap.verify.protocol import Issue
 from apimap.verify.readers import ApiSignatures, Unreadable, read
 
+_MEMBER_TYPES = {"method", "attribute"}
 
-def check_apis(job: dict[str, Any]) -> list[Issue]:
-    """Every problem with the record's APIs, signatures and paddle aliases."""
+
+def api_type_of(resolved: Resolved) -> str:
+    """What the object is: function, class, context_manager, method, attribute or constant."""
+    obj = resolved.obj
+    if resolved.owner_is_class:
+        return "method" if callable(obj) else "attribute"
+    if isinstance(obj, type):
+        entering = hasattr(obj, "__enter__") and hasattr(obj, "__exit__")
+        return "context_manager" if entering else "class"
+    return "function" if callable(obj) else "constant"
+
+
+_COMPATIBLE = {
+    "function": {"function", "decorator"},
+    "class": {"class"},
+    "context_manager": {"context_manager", "class", "decorator"},
+    "method": {"method"},
+    "attribute": {"attribute"},
+    "constant": {"constant"},
+}
+"""Actual type -> the record types that describe it (a function may be a decorator)."""
+
+
+def check(job: dict[str, Any]) -> dict[str, Any]:
+    """One side's checks: ``{"issues": [...], "facts": {...}}``."""
     issues: list[Issue] = []
-    torch_api: str = job["torch_api"]
-    torch = _resolve(torch_api, ("torch_api",), issues)
-    signatures = [(tuple(where), text) for where, text in job["torch_signatures"]]
-    if torch is not None and signatures:
-        actual = _read(torch, ("torch_api",), issues)
-        if actual is not None:
-            issues += _check_signatures(torch, actual, signatures)
-    for index, alias in enumerate(job["aliases"]):
-        _resolve(alias, ("aliases", index), issues)
-    paddle_api: str | None = job["paddle_api"]
-    if paddle_api is None:
-        return issues
-    paddle = _resolve(paddle_api, ("paddle_api",), issues)
-    if paddle is None:
-        return issues
-    text: str | None = job["paddle_signature"]
-    aliases: dict[str, str] = job["paddle_param_aliases"]
-    if text is None and not aliases:
-        return issues
-    actual = _read(paddle, ("paddle_api",), issues)
-    if actual is not None and text is not None:
-        issues += _check_signatures(paddle, actual, [(("paddle_signature",), text)])
-    issues += _check_aliases(paddle, actual, aliases)
-    return issues
+    facts: dict[str, Any] = {"signature": "none", "opaque": []}
+    api: str = job["api"]
+    where: Path = tuple(job["where"])
+    resolved = _resolve(api, where, issues)
+    if resolved is not None:
+        actual = api_type_of(resolved)
+        facts["api_type"] = actual
+        expected = job.get("api_type")
+        if expected is not None and expected not in _COMPATIBLE[actual]:
+            issues.append(
+                Issue(
+                    API_TYPE_DRIFT.code,
+                    ("api_type",),
+                    f"记录为 {expected}，库中为 {actual} (recorded {expected}, library {actual})",
+                )
+            )
+        signatures = [(tuple(path), text) for path, text in job.get("signatures") or []]
+        accepts: dict[str, str] = job.get("accepts") or {}
+        if signatures or accepts:
+            _signatures(resolved, signatures, accepts, issues, facts)
+    for path, name in job.get("names") or []:
+        _resolve(name, tuple(path), issues)
+    if job.get("candidates") is not None:
+        facts["candidates"] = list(candidates(job["candidates"]))
+    return {"issues": [issue.to_json() for issue in issues], "facts": facts}
+
+
+def _signatures(
+    resolved: Resolved,
+    signatures: list[tuple[Path, str]],
+    accepts: dict[str, str],
+    issues: list[Issue],
+    facts: dict[str, Any],
+) -> None:
+    if not callable(resolved.obj):
+        facts["signature"] = "attribute"
+        return
+    try:
+        actual = read(resolved)
+    except Unreadable:
+        facts["signature"] = "unreadable"
+        issues.append(
+            Issue(
+                UNREADABLE.code,
+                (signatures[0][0][0],) if signatures else ("paddle_accepts",),
+                f"`{resolved.api}` 没有签名、存根或文档签名行 (no signature, stub or docstring line)",
+            )
+        )
+        actual = None
+    if actual is not None:
+        facts["signature"] = "read"
+        opaque: set[str] = set()
+        for where, text in signatures:
+            try:
+                recorded = parse_signature(text)
+            except SignatureError:
+                continue  # `apimap check` reports it (AM207)
+            for drift in compare(recorded, actual, resolved.api):
+                issues.append(Issue(drift.code, where, drift.detail))
+            opaque |= _opaque_defaults(actual, [p.spelled for p in recorded.params if p.default])
+        facts["opaque"] = sorted(opaque)
+    issues += _check_accepts(resolved, actual, accepts)
+
+
+def _opaque_defaults(actual: ApiSignatures, names: list[str]) -> set[str]:
+    """Recorded defaults the library states only as ``...``: they stay unverified."""
+    found: set[str] = set()
+    for name in names:
+        params = [p for overload in actual.overloads if (p := overload.find(name)) is not None]
+        if params and all(p.default is not None and p.default.opaque for p in params):
+            found.add(name)
+    return found
 
 
 def _resolve(api: str, where: Path, issues: list[Issue]) -> Resolved | None:
@@ -51,14 +135,12 @@ def _resolve(api: str, where: Path, issues: list[Issue]) -> Resolved | None:
     except ApiNotFound as missing:
         if missing.found is None:
             package = api.split(".", 1)[0]
-            issues.append(
-                Issue(codes.NOT_INSTALLED.code, where, f"未安装 `{package}` (not installed)")
-            )
+            issues.append(Issue(NOT_INSTALLED.code, where, f"未安装 `{package}` (not installed)"))
         else:
             name = api[len(missing.found) + 1 :].split(".", 1)[0]
             issues.append(
                 Issue(
-                    codes.API_NOT_FOUND.code,
+                    API_NOT_FOUND.code,
                     where,
                     f"`{missing.found}` 中没有 `{name}` (no {name} in {missing.found})",
                 )
@@ -66,34 +148,10 @@ def _resolve(api: str, where: Path, issues: list[Issue]) -> Resolved | None:
         return None
 
 
-def _read(resolved: Resolved, where: Path, issues: list[Issue]) -> ApiSignatures | None:
-    try:
-        return read(resolved)
-    except Unreadable:
-        issues.append(
-            Issue(
-                codes.UNREADABLE.code,
-                where,
-                f"`{resolved.api}` 没有签名、存根或文档签名行 (no signature, stub or docstring line)",
-            )
-        )
-        return None
-
-
-def _check_signatures(
-    resolved: Resolved, actual: ApiSignatures, signatures: list[tuple[Path, str]]
-) -> Iterator[Issue]:
-    for where, text in signatures:
-        try:
-            recorded = parse_signature(text)
-        except SignatureError:
-            continue  # `apimap check` reports it (AM207)
-        for drift in compare(recorded, actual, resolved.api):
-            yield Issue(drift.code, where, drift.detail)
-
-
 def _probe_values() -> list[Any]:
     """A value that stops any call early, then a small tensor that C operators accept."""
+    import sys
+
     paddle = sys.modules.get("paddle")
     tensor = [] if paddle is None else [paddle.to_tensor([0.5])]
     return [Probe(), *tensor]
@@ -109,12 +167,15 @@ def _required(actual: ApiSignatures | None) -> list[str]:
     ]
 
 
-def _check_aliases(
-    paddle: Resolved, actual: ApiSignatures | None, aliases: dict[str, str]
+def _check_accepts(
+    paddle: Resolved, actual: ApiSignatures | None, accepts: dict[str, str]
 ) -> Iterator[Issue]:
     documented = documented_aliases(getattr(paddle.obj, "__doc__", None))
-    for alias, target in aliases.items():
-        where = ("paddle_param_aliases", alias)
+    for alias, target in accepts.items():
+        where = ("paddle_accepts", alias)
+        if alias.startswith("*"):
+            yield from _check_varargs(paddle, alias, target, where)
+            continue
         if actual is not None and not any(o.find(target) for o in actual.overloads):
             detail = f"`{target}` 不是 `{paddle.api}` 的参数 (not a parameter)"
         elif (
@@ -134,4 +195,67 @@ def _check_aliases(
                 if accepted is False
                 else f"文档未提到 `{alias}`，调用也无法证实 (undocumented, not provable by a call)"
             )
-        yield Issue(codes.ALIAS_NOT_ACCEPTED.code, where, detail)
+        yield Issue(ALIAS_NOT_ACCEPTED.code, where, detail)
+
+
+def _check_varargs(paddle: Resolved, alias: str, target: str, where: Path) -> Iterator[Issue]:
+    """``{'*shape': shape}``: the varargs form is proven by the calls that use it."""
+    try:
+        signature = inspect.signature(paddle.obj)
+    except (TypeError, ValueError):
+        return
+    names = list(signature.parameters)
+    has_varargs = any(
+        p.kind is inspect.Parameter.VAR_POSITIONAL for p in signature.parameters.values()
+    )
+    if target not in names and not has_varargs:
+        yield Issue(
+            ALIAS_NOT_ACCEPTED.code,
+            where,
+            f"`{target}` 不是 `{paddle.api}` 的参数 (not a parameter for {alias})",
+        )
+
+
+_NAMESPACES = (
+    ("torch.nn.functional.", ("paddle.nn.functional.", "paddle.compat.nn.functional.")),
+    ("torch.nn.init.", ("paddle.nn.init.", "paddle.nn.initializer.")),
+    ("torch.nn.utils.", ("paddle.nn.utils.",)),
+    ("torch.nn.", ("paddle.nn.", "paddle.compat.nn.")),
+    ("torch.linalg.", ("paddle.linalg.", "paddle.")),
+    ("torch.fft.", ("paddle.fft.",)),
+    ("torch.special.", ("paddle.special.", "paddle.")),
+    ("torch.Tensor.", ("paddle.Tensor.",)),
+    ("torch.optim.lr_scheduler.", ("paddle.optimizer.lr.",)),
+    ("torch.optim.", ("paddle.optimizer.",)),
+    ("torch.utils.data.", ("paddle.io.",)),
+    ("torch.distributions.", ("paddle.distribution.",)),
+    ("torch.distributed.", ("paddle.distributed.",)),
+    ("torch.", ("paddle.", "paddle.compat.", "paddle.Tensor.")),
+)
+"""Where a paddle counterpart of a torch namespace would live (first match wins)."""
+
+
+def candidate_names(torch_api: str) -> list[str]:
+    """Paddle names to look at for a counterpart of ``torch_api``."""
+    for prefix, homes in _NAMESPACES:
+        if torch_api.startswith(prefix):
+            rest = torch_api[len(prefix) :]
+            return [home + rest for home in homes]
+    return []
+
+
+def candidates(torch_api: str) -> Iterator[str]:
+    """Paddle APIs whose name matches ``torch_api`` (case-insensitively, in the namespaces above)."""
+    for name in candidate_names(torch_api):
+        parent, _, last = name.rpartition(".")
+        try:
+            owner = resolve(parent).obj
+        except ApiNotFound:
+            continue
+        try:
+            members = dir(owner)
+        except Exception:
+            continue
+        for member in sorted(members):
+            if member.lower() == last.lower():
+                yield f"{parent}.{member}"

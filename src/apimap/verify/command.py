@@ -6,33 +6,34 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
-from apimap.diagnostics import Severity
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from apimap.report import FORMATS, WRITERS
+from apimap.report import FORMATS
 
 
-def add_parser(commands: Any) -> None:
-    """Register ``verify`` on the subcommand parsers of ``apimap``."""
+def configure(verify: argparse.ArgumentParser) -> None:
+    """The arguments of ``apimap verify``."""
     from apimap.verify.run import DEFAULT_TIMEOUT
 
-    verify = commands.add_parser(
-        "verify",
-        help="用已安装的 torch 与 paddle 验证签名并运行示例 (verify against the installed libraries)",
-    )
     verify.add_argument("paths", nargs="*", help="记录文件或目录，默认 mappings/")
     verify.add_argument(
         "--update",
         action="store_true",
-        help="为通过的记录写入 verified 标记 (stamp passing records)",
+        help="为通过的记录写入验证标记 stamps/…json (stamp passing records)",
     )
-    verify.add_argument("--jobs", type=int, help="工作进程数，默认每个 CPU 一个，最多 4 个")
+    verify.add_argument(
+        "--stale",
+        action="store_true",
+        help="只验证没有当前验证标记的记录 (only records whose stamp is not current)",
+    )
+    verify.add_argument(
+        "--jobs", type=int, help="每个环境的工作进程数，默认每个 CPU 一个，最多 4 个"
+    )
     verify.add_argument(
         "--timeout",
         type=float,
         default=DEFAULT_TIMEOUT,
-        help=f"每个示例的超时秒数，默认 {DEFAULT_TIMEOUT:g} (seconds per example)",
+        help=f"一条记录在一侧的超时秒数，默认 {DEFAULT_TIMEOUT:g} (seconds per record and side)",
     )
     verify.add_argument("--format", choices=FORMATS, help="输出格式；GitHub Actions 中默认 github")
     verify.set_defaults(handler=run_command)
@@ -40,8 +41,11 @@ def add_parser(commands: Any) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Verify, print the diagnostics and the figures, return the exit code."""
+    from apimap.diagnostics import Severity
+    from apimap.report import WRITERS
+    from apimap.verify.environments import EnvironmentMismatch
     from apimap.verify.pool import WorkerStartError
-    from apimap.verify.run import EnvironmentMismatch, run_verify
+    from apimap.verify.run import run_verify
 
     paths = [Path(p) for p in args.paths] or [Path("mappings")]
     missing = [str(p) for p in paths if not p.exists()]
@@ -52,7 +56,13 @@ def run_command(args: argparse.Namespace) -> int:
         print("apimap verify: --jobs 与 --timeout 必须为正数 (must be positive)", file=sys.stderr)
         return EXIT_USAGE
     try:
-        result = run_verify(paths, workers=args.jobs, timeout=args.timeout, update=args.update)
+        result = run_verify(
+            paths,
+            workers=args.jobs,
+            timeout=args.timeout,
+            update=args.update,
+            stale_only=args.stale,
+        )
     except (EnvironmentMismatch, WorkerStartError) as exc:
         print(f"apimap verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -60,16 +70,24 @@ def run_command(args: argparse.Namespace) -> int:
     WRITERS[fmt](result, sys.stdout)
     for path in result.stamped:
         print(f"已写入验证标记 (stamped) {path}", file=sys.stderr)
-    rate = result.cases / result.seconds if result.seconds else 0.0
+    if result.sandbox is not None:
+        for warning in result.sandbox.warnings:
+            print(f"apimap verify: [警告 warning] {warning}", file=sys.stderr)
     versions = "; ".join(
-        ", ".join(f"{name} {version}" for name, version in environment.items())
-        for environment in result.environments
+        f"{name}: " + ", ".join(f"{lib} {version}" for lib, version in found.items())
+        for name, found in sorted(result.environments.items())
     )
+    isolation = result.sandbox.isolation if result.sandbox else "-"
     print(
-        f"验证了 {result.records} 条记录、{result.cases} 个示例，用时 {result.seconds:.1f} 秒"
-        f"（其中启动 {result.startup_seconds:.1f} 秒，{result.workers} 个进程；{versions}）"
-        f" (verified {result.records} records, {result.cases} examples in {result.seconds:.1f} s, "
-        f"{rate:.2f} examples/s)",
+        f"验证了 {result.records} 条记录：{result.derived_calls} 个由参数映射推导的调用，"
+        f"共运行 {result.runs} 段代码，其中探测 {result.probes} 个；第 1–3 类没有执行调用的记录 "
+        f"{len(result.not_executed)} 条，未说明的差异 {result.unacknowledged} 处；"
+        f"用时 {result.seconds:.1f} 秒（启动 {result.startup_seconds:.1f} 秒，"
+        f"{result.workers} 个进程，隔离方式 {isolation}；{versions}）\n"
+        f"(verified {result.records} records: {result.derived_calls} derived calls, "
+        f"{result.runs} runs, {result.probes} probes, {len(result.not_executed)} category 1-3 "
+        f"records without a call, {result.unacknowledged} unacknowledged differences, "
+        f"{result.seconds:.1f} s)",
         file=sys.stderr,
     )
     return EXIT_FINDINGS if result.count(Severity.ERROR) else EXIT_CLEAN

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from apimap.rules import stamp as codes
+from apimap.rules.catalog.am802_params_drift import RULE as PARAMS_DRIFT
+from apimap.rules.catalog.am803_default_drift import RULE as DEFAULT_DRIFT
+from apimap.rules.catalog.am804_kind_drift import RULE as KIND_DRIFT
 from apimap.signature import Param, ParamKind, Signature
 from apimap.verify.defaults import Namespaces, same_default
 from apimap.verify.readers import ApiSignatures, RealParam, RealSignature
@@ -45,7 +47,7 @@ def compare(recorded: Signature, actual: ApiSignatures, api: str) -> list[Drift]
     same_names = [o for o in actual.overloads if [p.spelled for p in o.params] == names]
     if not same_names:
         closest = max(actual.overloads, key=lambda o: _similarity(names, o))
-        return [Drift(codes.PARAMS_DRIFT.code, _names_detail(names, closest, api, actual))]
+        return [Drift(PARAMS_DRIFT.code, _names_detail(names, closest, api, actual))]
     candidates = [_param_drift(recorded, o, actual.namespaces) for o in same_names]
     return min(candidates, key=len)
 
@@ -83,14 +85,14 @@ def _param_drift(
         if _GROUP[mine.kind] != _GROUP[theirs.kind]:
             out.append(
                 Drift(
-                    codes.KIND_DRIFT.code,
+                    KIND_DRIFT.code,
                     f"`{mine.spelled}`：记录为{_GROUP_NAMES[_GROUP[mine.kind]]}，"
                     f"库中为{_GROUP_NAMES[_GROUP[theirs.kind]]}",
                 )
             )
         problem = _default_problem(mine, theirs, namespaces)
         if problem is not None:
-            out.append(Drift(codes.DEFAULT_DRIFT.code, problem))
+            out.append(Drift(DEFAULT_DRIFT.code, problem))
     return out
 
 

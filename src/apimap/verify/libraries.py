@@ -1,52 +1,16 @@
-"""Import the verified libraries and look up APIs by their dotted names.
+"""Look up APIs by their dotted names in whatever library this process has imported.
 
-Only workers and ``apimap new`` use this module. The libraries are imported
-through :mod:`importlib`, so that type checking does not descend into them.
+Only workers and ``apimap new`` use this module. Modules are imported through
+:mod:`importlib`, so that type checking does not descend into the libraries.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 import warnings
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
-
-from apimap.pins import public_version
-
-
-@dataclass(frozen=True)
-class Libraries:
-    """The imported libraries."""
-
-    np: Any
-    torch: Any
-    paddle: Any
-
-    @property
-    def versions(self) -> dict[str, str]:
-        """Installed public versions: ``{"torch": "2.13.0", "paddle": "3.3.1"}``."""
-        versions = {
-            "torch": public_version(str(self.torch.__version__)),
-            "paddle": public_version(str(self.paddle.__version__)),
-        }
-        vision = _import("torchvision")
-        if vision is not None:
-            versions["torchvision"] = public_version(str(vision.__version__))
-        return versions
-
-
-def import_libraries() -> Libraries:
-    """Import numpy, torch and paddle (CPU only, quietly). Raises ``ImportError``."""
-    os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        np = importlib.import_module("numpy")
-        torch = importlib.import_module("torch")
-        paddle = importlib.import_module("paddle")
-    paddle.set_device("cpu")
-    return Libraries(np=np, torch=torch, paddle=paddle)
 
 
 class ApiNotFound(LookupError):

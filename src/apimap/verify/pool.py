@@ -1,36 +1,40 @@
-"""A pool of worker processes, each importing torch and paddle once.
+"""Pools of worker processes: one pool per library environment, each worker importing once.
 
 Every worker runs in its own temporary directory, on the CPU, with one OpenMP
-thread, a fixed hash seed and no network. A job that outlives its timeout, or
-kills its interpreter, costs that worker: it is stopped and a fresh one starts
-for the next job.
+thread, a fixed hash seed, no network, and the limits of
+:mod:`apimap.verify.sandbox`. A job that outlives its timeout, or kills its
+interpreter, costs that worker: it is stopped and a fresh one starts for the
+next job. Jobs are submitted one by one and answered through futures, so the
+paddle side of a record can start as soon as its torch side is done.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import select
 import subprocess
-import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import apimap
-from apimap.verify.protocol import Issue, decode, encode
+from apimap.verify.protocol import decode, encode
+from apimap.verify.sandbox import Sandbox
 
 STARTUP_TIMEOUT = 300.0
-"""Seconds a worker may take to import the libraries (slow disks, busy machines)."""
+"""Seconds a worker may take to import its library (slow disks, busy machines)."""
 STDERR_TAIL = 400
 
 
 @dataclass
 class Job:
-    """One unit of work: ``kind`` is ``signatures`` or ``case``."""
+    """One unit of work: ``kind`` is ``check`` or ``runs``."""
 
     id: int
     kind: str
@@ -39,20 +43,20 @@ class Job:
 
 @dataclass
 class JobResult:
-    """What became of a job."""
+    """What became of a job: the worker's answer, or why there is none."""
 
     id: int
-    issues: list[Issue] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
     timed_out: bool = False
     crashed: str | None = None
-    """The end of the worker's stderr when the worker died."""
+    """How the worker ended, when it died."""
     error: str | None = None
     """An exception inside apimap's own job code."""
     seconds: float = 0.0
 
 
 class WorkerStartError(RuntimeError):
-    """A worker could not import the libraries or did not answer."""
+    """A worker could not import its library or did not answer."""
 
 
 def worker_environment() -> dict[str, str]:
@@ -64,10 +68,12 @@ def worker_environment() -> dict[str, str]:
         CUDA_VISIBLE_DEVICES="",
         OMP_NUM_THREADS="1",
         MKL_NUM_THREADS="1",
+        OPENBLAS_NUM_THREADS="1",
         PYTHONHASHSEED="0",
         PYTHONDONTWRITEBYTECODE="1",
         PYTHONWARNINGS="ignore",
         GLOG_minloglevel="2",
+        FLAGS_call_stack_level="0",
     )
     return env
 
@@ -75,22 +81,24 @@ def worker_environment() -> dict[str, str]:
 class Worker:
     """One worker process and the pipes to it."""
 
-    def __init__(self, python: str = sys.executable) -> None:
+    def __init__(self, python: str, side: str, sandbox: Sandbox) -> None:
         self.directory = tempfile.TemporaryDirectory(prefix="apimap-verify-")
         self.stderr_path = Path(self.directory.name) / "stderr.log"
         self.stderr: IO[bytes] = self.stderr_path.open("wb")
+        command = sandbox.command([python, "-m", "apimap.verify.worker", side], self.directory.name)
         self.process = subprocess.Popen(
-            [python, "-m", "apimap.verify.worker"],
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,
             cwd=self.directory.name,
             env=worker_environment(),
+            preexec_fn=sandbox.limit,
         )
         self._buffer = b""
 
     def wait_ready(self, timeout: float) -> dict[str, str]:
-        """The installed versions, once the worker has imported everything."""
+        """The installed versions, once the worker has imported its library."""
         line = self._read_line(time.monotonic() + timeout)
         if not line:
             reason = "超时 (timed out)" if line is None else self.stderr_tail()
@@ -98,7 +106,7 @@ class Worker:
         message = decode(line)
         if not message.get("ready"):
             raise WorkerStartError(
-                f"验证进程无法导入 torch/paddle (cannot import the libraries)：{message.get('error')}"
+                f"验证进程无法导入所需的库 (cannot import the library)：{message.get('error')}"
             )
         versions = message["versions"]
         assert isinstance(versions, dict)
@@ -124,8 +132,7 @@ class Worker:
         message = decode(line)
         if "error" in message:
             return JobResult(job.id, error=str(message["error"]), seconds=seconds)
-        issues = [Issue.from_json(item) for item in message["issues"]]
-        return JobResult(job.id, issues, seconds=seconds)
+        return JobResult(job.id, message, seconds=seconds)
 
     def _read_line(self, deadline: float) -> bytes | None:
         """The next line; ``b""`` at end of file; ``None`` at the deadline."""
@@ -138,7 +145,7 @@ class Worker:
             readable, _, _ = select.select([fd], [], [], remaining)
             if not readable:
                 return None
-            chunk = os.read(fd, 65536)
+            chunk = os.read(fd, 1 << 20)
             if not chunk:
                 return b""
             self._buffer += chunk
@@ -172,40 +179,51 @@ class Worker:
                 self.process.wait()
         for pipe in (self.process.stdin, self.process.stdout):
             if pipe is not None and not pipe.closed:
-                pipe.close()
+                with contextlib.suppress(OSError):
+                    pipe.close()
         self.stderr.close()
         self.directory.cleanup()
 
     def kill(self) -> None:
         """Stop a worker that hangs."""
-        self.process.kill()
-        self.process.wait()
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
         self.close()
 
 
+_STOP = None
+
+
 class WorkerPool:
-    """Run jobs on ``size`` workers; the first worker reports the versions."""
+    """``size`` workers of one environment serving submitted jobs."""
 
     def __init__(
         self,
+        python: str,
+        side: str,
         size: int,
         timeout: float,
+        sandbox: Sandbox,
         startup_timeout: float = STARTUP_TIMEOUT,
-        python: str = sys.executable,
     ) -> None:
-        self.size = max(1, size)
         self.python = python
-        """The interpreter the workers run (a separate one for torchvision records)."""
+        self.side = side
+        self.size = max(1, size)
         self.timeout = timeout
+        self.sandbox = sandbox
         self.startup_timeout = startup_timeout
-        self._idle: queue.SimpleQueue[Worker] = queue.SimpleQueue()
         self.versions: dict[str, str] = {}
         self.started = 0
         """Workers started so far (replacements included)."""
+        self._jobs: queue.Queue[tuple[Job, Future[JobResult]] | None] = queue.Queue()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
 
-    def _start(self) -> Worker:
-        worker = Worker(self.python)
-        self.started += 1
+    def _start_worker(self) -> Worker:
+        worker = Worker(self.python, self.side, self.sandbox)
+        with self._lock:
+            self.started += 1
         try:
             self.versions = worker.wait_ready(self.startup_timeout)
         except Exception:
@@ -215,74 +233,65 @@ class WorkerPool:
 
     def start(self) -> dict[str, str]:
         """Start the workers (in parallel) and return the installed versions."""
+        workers: list[Worker] = []
         errors: list[Exception] = []
 
         def start_one() -> None:
             try:
-                self._idle.put(self._start())
+                worker = self._start_worker()
             except Exception as exc:
                 errors.append(exc)
+                return
+            with self._lock:
+                workers.append(worker)
 
-        threads = [threading.Thread(target=start_one, daemon=True) for _ in range(self.size)]
-        for thread in threads:
+        starters = [threading.Thread(target=start_one, daemon=True) for _ in range(self.size)]
+        for thread in starters:
             thread.start()
-        for thread in threads:
+        for thread in starters:
             thread.join()
         if errors:
-            self.close()
+            for worker in workers:
+                worker.kill()
             raise WorkerStartError(str(errors[0]))
+        for worker in workers:
+            thread = threading.Thread(target=self._serve, args=(worker,), daemon=True)
+            thread.start()
+            self._threads.append(thread)
         return self.versions
 
-    def run(self, jobs: list[Job]) -> list[JobResult]:
-        """Every job's result, in job order."""
-        pending: queue.SimpleQueue[Job] = queue.SimpleQueue()
-        for job in jobs:
-            pending.put(job)
-        results: dict[int, JobResult] = {}
-        errors: list[Exception] = []
+    def submit(self, job: Job) -> Future[JobResult]:
+        """Queue a job; its future holds the result."""
+        future: Future[JobResult] = Future()
+        self._jobs.put((job, future))
+        return future
 
-        def serve() -> None:
-            worker: Worker | None
-            try:
-                worker = self._idle.get_nowait()
-            except queue.Empty:
-                worker = None
-            try:
-                while True:
-                    try:
-                        job = pending.get_nowait()
-                    except queue.Empty:
-                        return
-                    if worker is None:
-                        worker = self._start()
-                    result = worker.run(job, self.timeout)
-                    results[job.id] = result
-                    if result.timed_out or result.crashed is not None:
-                        worker.kill()
-                        worker = None
-            except Exception as exc:
-                errors.append(exc)
-            finally:
+    def _serve(self, worker: Worker | None) -> None:
+        while True:
+            item = self._jobs.get()
+            if item is _STOP:
                 if worker is not None:
-                    self._idle.put(worker)
-
-        threads = [threading.Thread(target=serve, daemon=True) for _ in range(self.size)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        if errors:
-            raise WorkerStartError(str(errors[0]))
-        return [results[job.id] for job in jobs]
+                    worker.close()
+                return
+            job, future = item
+            try:
+                if worker is None:
+                    worker = self._start_worker()
+                result = worker.run(job, self.timeout)
+                if result.timed_out or result.crashed is not None:
+                    worker.kill()
+                    worker = None
+                future.set_result(result)
+            except Exception as exc:
+                future.set_exception(exc)
 
     def close(self) -> None:
-        """Stop every idle worker."""
-        while True:
-            try:
-                worker = self._idle.get_nowait()
-            except queue.Empty:
-                return
-            worker.close()
+        """Stop every worker once the queued jobs are done."""
+        for _ in self._threads:
+            self._jobs.put(_STOP)
+        for thread in self._threads:
+            thread.join()
+        self._threads = []
 
     def __enter__(self) -> WorkerPool:
         return self

@@ -1,34 +1,57 @@
-"""``apimap verify``: records -> jobs -> worker pool -> diagnostics (and stamps)."""
+"""``apimap verify``: records -> plans -> torch and paddle worker pools -> judgements -> stamps.
+
+For every record the torch side runs first (its API checks and all its runs in
+one job), then the paddle side of its runs, with the weights of any layer the
+torch side built; paddle's API checks run meanwhile. Pools of both sides work
+at the same time, so on two cores a torch worker and a paddle worker are busy
+together. Results are compared in this process (:mod:`apimap.verify.evaluate`).
+"""
 
 from __future__ import annotations
 
 import os
-import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
-from apimap import loader
+from apimap import derived, loader
 from apimap.check import CheckResult, check_source, iter_record_files, relative_to_mappings
 from apimap.diagnostics import Diagnostic, Severity
 from apimap.location import Path as DataPath
 from apimap.model import Record
-from apimap.pins import PINS, VISION_PINS, VISION_PREFIX
-from apimap.rules import RULES_BY_CODE
-from apimap.rules import stamp as codes
-from apimap.rules.internal import INTERNAL_ERROR
+from apimap.pins import pins_for
+from apimap.rules.base import Rule
+from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
+from apimap.rules.catalog.am001_encoding import RULE as ENCODING
+from apimap.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
+from apimap.stamps import (
+    VERIFIER_VERSION,
+    Stamp,
+    StampFormatError,
+    digest,
+    parse_stamp,
+    stamp_file,
+    write_stamp,
+)
 from apimap.validate import validate
-from apimap.verify.jobs import case_job, signature_job
+from apimap.verify.environments import (
+    MAIN_PADDLE,
+    Environment,
+    check_versions,
+    environments,
+    torch_environment,
+)
+from apimap.verify.evaluate import Judgement, judge
+from apimap.verify.plan import RecordPlan, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
-from apimap.verify.stamp import StampError, write_stamp
+from apimap.verify.sandbox import Sandbox, detect
 
-DEFAULT_TIMEOUT = 60.0
-"""Seconds one job (a case, or the signatures of a record) may take."""
-
-
-class EnvironmentMismatch(RuntimeError):
-    """The installed libraries are not the pinned versions."""
+DEFAULT_TIMEOUT = 120.0
+"""Seconds the jobs of one record may take on one side (calls, probes and examples together)."""
 
 
 @dataclass
@@ -36,15 +59,19 @@ class VerifyResult(CheckResult):
     """A check result plus what the run measured."""
 
     records: int = 0
-    cases: int = 0
+    runs: int = 0
+    probes: int = 0
+    derived_calls: int = 0
+    not_executed: list[str] = field(default_factory=list)
+    """Records of categories 1 to 3 for which no call ran (must be none)."""
+    unacknowledged: int = 0
     seconds: float = 0.0
     startup_seconds: float = 0.0
     workers: int = 0
-    versions: dict[str, str] = field(default_factory=dict)
-    """The versions of the main environment (torch 2.13.0, paddle 3.3.1)."""
-    environments: list[dict[str, str]] = field(default_factory=list)
-    """The versions of every environment that ran (the torchvision one too)."""
+    environments: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Environment name -> the versions its workers reported."""
     stamped: list[str] = field(default_factory=list)
+    sandbox: Sandbox | None = None
 
 
 @dataclass(frozen=True)
@@ -55,61 +82,14 @@ class LoadedRecord:
     """The path as given (used in diagnostics)."""
     file: Path
     raw: bytes
-    """The bytes that were verified (a stamp is only written onto these)."""
+    """The bytes that were verified (a stamp is only written for these)."""
     record: Record
     doc: loader.Document
 
 
-@dataclass(frozen=True)
-class JobOrigin:
-    """Which record a job belongs to, and where in it (the case, or the record itself)."""
-
-    record: int
-    base: DataPath
-
-
-VISION_PYTHON_VARIABLE = "APIMAP_VISION_PYTHON"
-DEFAULT_VISION_PYTHON = Path(".venv-vision/bin/python")
-
-
-@dataclass(frozen=True)
-class Environment:
-    """An interpreter with pinned libraries and the records verified in it."""
-
-    python: str
-    pins: dict[str, str]
-    records: frozenset[int]
-
-
-def vision_python() -> str | None:
-    """The interpreter that has torchvision: ``$APIMAP_VISION_PYTHON`` or ``.venv-vision``."""
-    configured = os.environ.get(VISION_PYTHON_VARIABLE)
-    if configured:
-        return configured
-    return str(DEFAULT_VISION_PYTHON.absolute()) if DEFAULT_VISION_PYTHON.is_file() else None
-
-
-def environments(records: list[LoadedRecord]) -> list[Environment]:
-    """torchvision records run in the torchvision interpreter when there is one.
-
-    torchvision 0.29.1 needs torch 2.14.1, which cannot share an environment with the pinned
-    torch 2.13.0; without that interpreter the records run here and report AM807.
-    """
-    vision = vision_python()
-    is_vision = [
-        vision is not None and r.record.torch_api.startswith(VISION_PREFIX) for r in records
-    ]
-    main = frozenset(i for i, flag in enumerate(is_vision) if not flag)
-    found = [Environment(sys.executable, PINS, main)]
-    if vision is not None:
-        indices = frozenset(i for i, flag in enumerate(is_vision) if flag)
-        found.append(Environment(vision, VISION_PINS, indices))
-    return found
-
-
-def default_workers(jobs: int) -> int:
-    """One worker per CPU, at most four, never more than there are jobs."""
-    return max(1, min(os.cpu_count() or 1, 4, jobs))
+def default_workers() -> int:
+    """One worker per CPU and side, at most four."""
+    return max(1, min(os.cpu_count() or 1, 4))
 
 
 def load_record(file: Path) -> tuple[LoadedRecord | None, list[Diagnostic]]:
@@ -118,53 +98,45 @@ def load_record(file: Path) -> tuple[LoadedRecord | None, list[Diagnostic]]:
     try:
         raw = file.read_bytes()
     except OSError as exc:
-        rule = RULES_BY_CODE["AM001"]
+        message = ENCODING.message(str(exc.strerror))
         return None, [
-            Diagnostic(
-                display, 1, 1, rule.code, rule.message(str(exc.strerror)), rule.hint, rule.severity
-            )
+            Diagnostic(display, 1, 1, ENCODING.code, message, ENCODING.hint, ENCODING.severity)
         ]
     loaded = check_source(display, raw, [], relative_to_mappings(file.resolve()))
     errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
-    text, _ = loader.decode(raw)
-    doc = None if errors or text is None else loader.parse(text)[0]
-    record = None if doc is None else validate(doc)[0]
+    doc, _ = loader.load(raw)
+    record = None if errors or doc is None else validate(doc)[0]
     if doc is None or record is None:
         return None, loaded.diagnostics
     return LoadedRecord(display, file, raw, record, doc), loaded.diagnostics
 
 
-def build_jobs(records: list[LoadedRecord]) -> tuple[list[Job], dict[int, JobOrigin]]:
-    """One signature job per record and one job per example case, with their origins."""
-    jobs: list[Job] = []
-    origins: dict[int, JobOrigin] = {}
-
-    def add(kind: str, payload: dict[str, object], origin: JobOrigin) -> None:
-        origins[len(jobs)] = origin
-        jobs.append(Job(len(jobs), kind, payload))
-
-    for index, loaded in enumerate(records):
-        data = loaded.record.model_dump(mode="json")
-        add("signatures", signature_job(data), JobOrigin(index, ()))
-        for e, example in enumerate(data["examples"]):
-            for c, case in enumerate(example["cases"]):
-                add("case", case_job(case), JobOrigin(index, ("examples", e, "cases", c)))
-        for n, note in enumerate(data["notes"]):
-            if note.get("example") is not None:
-                add("case", case_job(note["example"]), JobOrigin(index, ("notes", n, "example")))
-    return jobs, origins
+def current_stamp(loaded: LoadedRecord) -> Stamp | None:
+    """The record's stamp, when it verified exactly this data with this verifier and pins."""
+    location = stamp_file(loaded.file)
+    if location is None or not location.is_file():
+        return None
+    try:
+        stamp = parse_stamp(location.read_bytes())
+    except (OSError, StampFormatError):
+        return None
+    current = (
+        stamp.record == digest(loaded.doc.data)
+        and stamp.verifier == VERIFIER_VERSION
+        and all(stamp.versions.get(k) == v for k, v in pins_for(loaded.record.torch_api).items())
+    )
+    return stamp if current else None
 
 
 def _diagnostic(
-    loaded: LoadedRecord, where: DataPath, code: str, detail: str, line: int | None = None
+    loaded: LoadedRecord, rule: Rule, where: DataPath, detail: str, line: int | None = None
 ) -> Diagnostic:
-    rule = RULES_BY_CODE[code]
     loc = loaded.doc.loc(where) if line is None else loaded.doc.text_loc(where, line)
     return Diagnostic(
         loaded.path,
         loc.line,
         loc.col,
-        code,
+        rule.code,
         rule.message(detail),
         rule.hint,
         rule.severity,
@@ -172,21 +144,131 @@ def _diagnostic(
     )
 
 
-def _result_diagnostics(
-    loaded: LoadedRecord, origin: JobOrigin, result: JobResult
-) -> list[Diagnostic]:
-    if result.timed_out:
-        detail = f"超过 {result.seconds:.0f} 秒 (more than {result.seconds:.0f} s)"
-        return [_diagnostic(loaded, origin.base, codes.EXAMPLE_TIMEOUT.code, detail)]
-    if result.crashed is not None:
-        return [_diagnostic(loaded, origin.base, codes.WORKER_CRASHED.code, result.crashed)]
-    if result.error is not None:
-        detail = f"验证代码出错 (verifier crashed)：{result.error}"
-        return [_diagnostic(loaded, origin.base, INTERNAL_ERROR.code, detail)]
-    return [
-        _diagnostic(loaded, (*origin.base, *issue.where), issue.code, issue.detail, issue.line)
-        for issue in result.issues
-    ]
+class _Pools:
+    """The pools of the environments this run needs, started on first use."""
+
+    def __init__(self, size: int, timeout: float, sandbox: Sandbox, result: VerifyResult) -> None:
+        self.size = size
+        self.timeout = timeout
+        self.sandbox = sandbox
+        self.result = result
+        self.known = environments()
+        self.pools: dict[str, WorkerPool] = {}
+
+    def start(self, names: set[str]) -> None:
+        """Start the pools of ``names`` (in parallel); raise if one cannot start."""
+        errors: list[Exception] = []
+
+        def start_one(name: str) -> None:
+            environment = self.known[name]
+            assert environment.python is not None
+            pool = WorkerPool(
+                environment.python, environment.side, self.size, self.timeout, self.sandbox
+            )
+            try:
+                versions = pool.start()
+                check_versions(environment, versions)
+            except Exception as exc:
+                pool.close()
+                errors.append(exc)
+                return
+            self.pools[name] = pool
+            self.result.environments[name] = versions
+
+        began = time.monotonic()
+        threads = [threading.Thread(target=start_one, args=(name,)) for name in sorted(names)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.result.startup_seconds += time.monotonic() - began
+        if errors:
+            self.close()
+            raise errors[0]
+
+    def close(self) -> None:
+        for pool in self.pools.values():
+            self.result.workers += pool.started
+            pool.close()
+        self.pools = {}
+
+
+@dataclass
+class _Pending:
+    """The futures of one record's jobs."""
+
+    torch_check: Future[JobResult] | None = None
+    paddle_check: Future[JobResult] | None = None
+    torch_runs: Future[JobResult] | None = None
+    paddle_runs: Future[JobResult] = field(default_factory=Future)
+
+
+class _Ids:
+    def __init__(self) -> None:
+        self.next = 0
+        self.lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self.lock:
+            self.next += 1
+            return self.next
+
+
+def _submit(plans: list[RecordPlan], records: list[LoadedRecord], pools: _Pools) -> list[_Pending]:
+    ids = _Ids()
+    pending: list[_Pending] = []
+    paddle = pools.pools[MAIN_PADDLE]
+    for loaded, record_plan in zip(records, plans, strict=True):
+        item = _Pending()
+        pending.append(item)
+        torch = pools.pools.get(torch_environment(loaded.record.torch_api))
+        if torch is None:
+            item.paddle_runs.set_result(JobResult(0))
+            continue
+        item.torch_check = torch.submit(Job(ids(), "check", record_plan.torch_check))
+        if record_plan.paddle_check is not None:
+            item.paddle_check = paddle.submit(Job(ids(), "check", record_plan.paddle_check))
+        if not record_plan.runs:
+            item.paddle_runs.set_result(JobResult(0))
+            continue
+        specs = [spec.spec("torch") for spec in record_plan.runs]
+        item.torch_runs = torch.submit(Job(ids(), "runs", {"runs": specs}))
+        item.torch_runs.add_done_callback(_then_paddle(record_plan, item, paddle, ids))
+    return pending
+
+
+def _then_paddle(
+    record_plan: RecordPlan, item: _Pending, paddle: WorkerPool, ids: _Ids
+) -> Callable[[Future[JobResult]], None]:
+    def submit(done: Future[JobResult]) -> None:
+        try:
+            torch_result = done.result()
+        except Exception as exc:
+            item.paddle_runs.set_exception(exc)
+            return
+        outcomes = torch_result.data.get("runs") if torch_result.data else None
+        if not isinstance(outcomes, list):
+            item.paddle_runs.set_result(JobResult(0))
+            return
+        specs = [
+            spec.spec("paddle", outcome.get("weights") if isinstance(outcome, dict) else None)
+            for spec, outcome in zip(record_plan.runs, outcomes, strict=True)
+        ]
+        future = paddle.submit(Job(ids(), "runs", {"runs": specs}))
+        future.add_done_callback(lambda finished: _forward(finished, item.paddle_runs))
+
+    return submit
+
+
+def _forward(source: Future[JobResult], target: Future[JobResult]) -> None:
+    try:
+        target.set_result(source.result())
+    except Exception as exc:
+        target.set_exception(exc)
+
+
+def _result(future: Future[JobResult] | None) -> JobResult | None:
+    return None if future is None else future.result()
 
 
 def run_verify(
@@ -194,6 +276,7 @@ def run_verify(
     workers: int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     update: bool = False,
+    stale_only: bool = False,
 ) -> VerifyResult:
     """Verify every record below ``paths``; with ``update``, stamp the records that pass."""
     began = time.monotonic()
@@ -203,80 +286,108 @@ def run_verify(
         result.files += 1
         loaded, diagnostics = load_record(file)
         result.diagnostics += diagnostics
-        if loaded is not None:
+        if loaded is not None and not (stale_only and current_stamp(loaded) is not None):
             records.append(loaded)
-    jobs, origins = build_jobs(records)
     result.records = len(records)
-    result.cases = sum(1 for job in jobs if job.kind == "case")
-    failed: set[int] = set()
-    stamps: dict[int, dict[str, str]] = {}
-    for environment in environments(records):
-        env_jobs = [job for job in jobs if origins[job.id].record in environment.records]
-        if not env_jobs:
-            continue
-        size = workers or default_workers(len(env_jobs))
-        starting = time.monotonic()
-        with WorkerPool(size, timeout, python=environment.python) as pool:
-            versions = pool.start()
-            result.startup_seconds += time.monotonic() - starting
-            check_versions(versions, environment.pins)
-            outcomes = pool.run(env_jobs)
-            result.workers += pool.started
-        result.environments.append(versions)
-        result.versions = result.versions or versions
-        for index in environment.records:
-            stamps[index] = {name: versions[name] for name in environment.pins}
-        for job, outcome in zip(env_jobs, outcomes, strict=True):
-            origin = origins[job.id]
-            found = _result_diagnostics(records[origin.record], origin, outcome)
-            if any(_blocks_stamp(d) for d in found):
-                failed.add(origin.record)
-            result.diagnostics += found
-    if update:
-        for index, loaded in enumerate(records):
-            if index not in failed and index in stamps:
-                _stamp(loaded, stamps[index], result)
+    plans = [plan(loaded.record) for loaded in records]
+    sandbox = detect()
+    result.sandbox = sandbox
+    pools = _Pools(workers or default_workers(), timeout, sandbox, result)
+    needed = {torch_environment(loaded.record.torch_api) for loaded in records}
+    missing = {name for name in needed if pools.known[name].python is None}
+    _report_missing(missing, records, pools, result)
+    try:
+        if records:
+            pools.start((needed - missing) | {MAIN_PADDLE})
+        pending = _submit(plans, records, pools) if records else []
+        judgements = [
+            judge(
+                loaded.record,
+                record_plan,
+                (_result(item.torch_check), _result(item.paddle_check)),
+                (_result(item.torch_runs), item.paddle_runs.result()),
+            )
+            for loaded, record_plan, item in zip(records, plans, pending, strict=True)
+        ]
+    finally:
+        pools.close()
+    for loaded, record_plan, judgement, item in zip(
+        records, plans, judgements, pending, strict=True
+    ):
+        if item.torch_check is None:
+            continue  # its environment is missing: reported once above
+        _collect(loaded, record_plan, judgement, result)
+        if update and not judgement.blocks_stamp:
+            _stamp(loaded, judgement, result)
     result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
     result.seconds = time.monotonic() - began
     return result
 
 
-def _blocks_stamp(diagnostic: Diagnostic) -> bool:
-    """Errors, and records whose package is missing (nothing of them was verified)."""
-    return diagnostic.severity is Severity.ERROR or diagnostic.code == codes.NOT_INSTALLED.code
-
-
-def check_versions(installed: dict[str, str], pins: dict[str, str] = PINS) -> None:
-    """Raise :class:`EnvironmentMismatch` unless the installed versions are the pinned ones."""
-    wrong = {
-        name: installed.get(name, "未安装 (missing)")
-        for name, pinned in pins.items()
-        if installed.get(name) != pinned
-    }
-    if wrong:
-        listed = "，".join(
-            f"{name} {version}（固定为 {pins[name]}）" for name, version in wrong.items()
+def _report_missing(
+    missing: set[str], records: list[LoadedRecord], pools: _Pools, result: VerifyResult
+) -> None:
+    for name in sorted(missing):
+        environment: Environment = pools.known[name]
+        affected = [r for r in records if torch_environment(r.record.torch_api) == name]
+        detail = (
+            f"缺少 {name} 环境，{len(affected)} 条记录未验证 (environment missing, "
+            f"{len(affected)} records not verified)：运行 {environment.setup}"
         )
-        raise EnvironmentMismatch(
-            f"已安装的版本与固定版本不符 (installed versions differ from the pins)：{listed}；"
-            "请运行 pip install -e '.[verify]' (install the pinned versions)"
-        )
-
-
-def _stamp(loaded: LoadedRecord, versions: dict[str, str], result: VerifyResult) -> None:
-    try:
-        if write_stamp(loaded.file, versions, verified=loaded.raw):
-            result.stamped.append(loaded.path)
-    except (OSError, StampError) as exc:
         result.diagnostics.append(
             Diagnostic(
-                loaded.path,
+                "<verify>",
                 1,
                 1,
-                INTERNAL_ERROR.code,
-                INTERNAL_ERROR.message(f"无法写入验证标记 (cannot stamp)：{exc}"),
-                INTERNAL_ERROR.hint,
-                Severity.ERROR,
-                loaded.record.torch_api,
+                ENVIRONMENT_MISSING.code,
+                ENVIRONMENT_MISSING.message(detail),
+                ENVIRONMENT_MISSING.hint,
+                ENVIRONMENT_MISSING.severity,
+            )
+        )
+
+
+def _collect(
+    loaded: LoadedRecord, record_plan: RecordPlan, judgement: Judgement, result: VerifyResult
+) -> None:
+    result.diagnostics += [
+        _diagnostic(loaded, finding.rule, finding.where, finding.detail, finding.line)
+        for finding in judgement.findings
+    ]
+    result.runs += len(record_plan.runs)
+    result.probes += judgement.proven.probes
+    result.derived_calls += judgement.proven.calls
+    result.unacknowledged += sum(1 for f in judgement.findings if f.rule.code == "AM815")
+    record = loaded.record
+    category = derived.category(record)
+    if category.group <= 3 and record.paddle_api is not None and not record.calls:
+        result.not_executed.append(loaded.path)
+
+
+def _stamp(loaded: LoadedRecord, judgement: Judgement, result: VerifyResult) -> None:
+    location = stamp_file(loaded.file)
+    if location is None:
+        return
+    versions: dict[str, str] = {}
+    for name, found in result.environments.items():
+        if name == MAIN_PADDLE or name == torch_environment(loaded.record.torch_api):
+            versions.update(found)
+    stamp = Stamp(
+        record=digest(loaded.doc.data),
+        verifier=VERIFIER_VERSION,
+        versions=dict(sorted(versions.items())),
+        date=datetime.now(UTC).date().isoformat(),
+        proven=judgement.proven,
+        behaviour=judgement.behaviour,
+    )
+    try:
+        if loaded.file.read_bytes() != loaded.raw:
+            raise OSError("验证期间文件被修改，未写入 (file changed while it was verified)")
+        if write_stamp(location, stamp):
+            result.stamped.append(loaded.path)
+    except OSError as exc:
+        result.diagnostics.append(
+            _diagnostic(
+                loaded, INTERNAL_ERROR, ("torch_api",), f"无法写入验证标记 (cannot stamp)：{exc}"
             )
         )

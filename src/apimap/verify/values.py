@@ -1,22 +1,29 @@
-"""Compare the results of the torch snippet with those of the paddle snippet.
+"""Results as plain data: encoded by a worker, compared by the parent.
 
-* Tensors (torch or paddle, told apart by the module of their type; NumPy
-  arrays too) by dtype name (``torch.float32`` and ``paddle.float32`` are both
-  ``float32``), shape, and values: exact for bool, integer and string dtypes,
-  ``numpy.isclose`` with the case's tolerances otherwise (NaN equals NaN).
-* ``torch.Size`` and ``paddle.Size`` as shapes: tuples of ints.
-* ``None``, bools, ints, floats, complex numbers and strings by type and value
-  (floats within the tolerances).
-* Lists, tuples and dicts by type, length or keys, then item by item.
+A worker holds only one library, so results cross the process boundary as
+JSON: tensors as their dtype name, shape, gradient flag and raw bytes (base64;
+bfloat16 travels as float32 with its own dtype name), shapes, dtypes,
+Python scalars, and lists, tuples and dicts of those. Nothing is pickled:
+a hostile example cannot make the parent run code by returning an object.
 
-With ``no_value_compare`` everything above is compared except values of
-tensors and scalars. Anything else (layers, optimizers, datasets) is not
-comparable.
+Comparison (in the parent, NumPy only):
+
+* tensors by dtype name, shape, gradient flag and values: exact for bool,
+  integer and string dtypes, ``numpy.isclose`` with the tolerances otherwise
+  (NaN equals NaN);
+* shapes (``torch.Size``, ``paddle`` shape lists are lists) and dtypes by value;
+* ``None``, bools, ints, floats, complex numbers and strings by type and value;
+* lists, tuples and dicts by type, length or keys, then item by item.
+
+Results compared by shape only (``shape_only``) skip the values of tensors
+and scalars. Anything else (layers, optimizers, datasets) is opaque.
 """
 
 from __future__ import annotations
 
+import base64
 import importlib
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -25,146 +32,206 @@ np: Any = importlib.import_module("numpy")
 
 DEFAULT_RTOL = 1e-5
 DEFAULT_ATOL = 1e-6
+LOW_PRECISION = {"float16": (1e-2, 1e-2), "bfloat16": (2e-2, 2e-2)}
+"""Tolerances for half-precision results (rtol, atol)."""
+MAX_ELEMENTS = 1_000_000
 MAX_MESSAGES = 5
-"""Per compared name: the first few differences are enough to act on."""
 MAX_SHOWN_ELEMENTS = 3
+MAX_DEPTH = 20
 
 _SCALARS = (type(None), bool, int, float, complex, str)
 
 
+class TooLarge(ValueError):
+    """A result too large or too deep to send back."""
+
+
+# --- encoding (in the worker) ----------------------------------------------------------------
+
+
+def encode(value: Any, side: Any, depth: int = 0) -> dict[str, Any]:
+    """``value`` as JSON-ready data; ``side`` is the worker's :class:`~apimap.verify.sides.Side`."""
+    if depth > MAX_DEPTH:
+        raise TooLarge("嵌套过深 (nested too deeply)")
+    if isinstance(value, bool) or value is None:
+        return {"t": "bool" if isinstance(value, bool) else "none", "v": value}
+    if isinstance(value, int):
+        return {"t": "int", "v": str(value)}
+    if isinstance(value, float):
+        return {"t": "float", "v": repr(value)}
+    if isinstance(value, complex):
+        return {"t": "complex", "v": [repr(value.real), repr(value.imag)]}
+    if isinstance(value, str):
+        return {"t": "str", "v": value}
+    if side.is_tensor(value):
+        dtype, array, grad = side.array(value)
+        return _array(dtype, array, grad, "tensor")
+    if isinstance(value, side.np.ndarray | side.np.generic):
+        array = side.np.asarray(value)
+        return _array(str(array.dtype), array, False, "ndarray")
+    kind = type(value).__name__
+    if kind == "Size" or (side.name == "paddle" and kind == "Shape"):
+        return {"t": "shape", "v": [int(item) for item in value]}
+    if kind in {"dtype", "DataType", "VarType"}:
+        return {"t": "dtype", "v": str(value).rsplit(".", 1)[-1]}
+    if isinstance(value, list | tuple):
+        items = [encode(item, side, depth + 1) for item in value]
+        return {"t": "list" if isinstance(value, list) else "tuple", "v": items}
+    if isinstance(value, dict) and all(isinstance(key, str | int) for key in value):
+        return {"t": "dict", "v": [[str(k), encode(v, side, depth + 1)] for k, v in value.items()]}
+    return {"t": "opaque", "v": f"{type(value).__module__}.{type(value).__qualname__}"}
+
+
+def _array(dtype: str, array: Any, grad: bool, tag: str) -> dict[str, Any]:
+    if array.size > MAX_ELEMENTS:
+        raise TooLarge(f"{array.size} 个元素 (elements)")
+    data = np.ascontiguousarray(array)
+    return {
+        "t": tag,
+        "dtype": dtype,
+        "shape": list(data.shape),
+        "grad": grad,
+        "storage": str(data.dtype),
+        "data": base64.b64encode(data.tobytes()).decode("ascii"),
+    }
+
+
+# --- decoding and comparing (in the parent) ---------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Tolerance:
-    """How closely values must agree, and whether they are compared at all."""
+    """How closely values must agree, and whether values are compared at all."""
 
     rtol: float = DEFAULT_RTOL
     atol: float = DEFAULT_ATOL
     values: bool = True
 
-
-def library_of(value: Any) -> str | None:
-    """``torch`` or ``paddle`` when the value's type comes from that library."""
-    top = type(value).__module__.split(".", 1)[0]
-    return top if top in {"torch", "paddle"} else None
-
-
-def is_tensor(value: Any) -> bool:
-    """A torch or paddle tensor (parameters included)."""
-    return library_of(value) is not None and all(
-        hasattr(value, attribute) for attribute in ("detach", "shape", "dtype")
-    )
+    def for_dtype(self, dtype: str) -> Tolerance:
+        """Half precision never agrees more closely than its own resolution."""
+        low = LOW_PRECISION.get(dtype)
+        if low is None:
+            return self
+        return Tolerance(max(self.rtol, low[0]), max(self.atol, low[1]), self.values)
 
 
-def is_shape(value: Any) -> bool:
-    """``torch.Size`` or ``paddle.Size``."""
-    return library_of(value) is not None and type(value).__name__ == "Size"
+def decode_array(value: dict[str, Any]) -> Any:
+    raw = base64.b64decode(value["data"])
+    storage = np.dtype(value["storage"])
+    if storage.hasobject:
+        raise ValueError("object arrays are not accepted")
+    return np.frombuffer(raw, dtype=storage).reshape(value["shape"])
 
 
-def _is_array(value: Any) -> bool:
-    return is_tensor(value) or isinstance(value, np.ndarray | np.generic)
+def _scalar(value: dict[str, Any]) -> Any:
+    kind = value["t"]
+    if kind == "int":
+        return int(value["v"])
+    if kind == "float":
+        return float(value["v"])
+    if kind == "complex":
+        return complex(float(value["v"][0]), float(value["v"][1]))
+    return value["v"]
 
 
-def comparable(value: Any) -> bool:
-    """Whether the value (recursively) is something this module compares."""
-    if isinstance(value, _SCALARS) or _is_array(value) or is_shape(value):
-        return True
-    if isinstance(value, list | tuple):
-        return all(comparable(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, _SCALARS) and comparable(v) for k, v in value.items())
-    return False
+def describe(value: dict[str, Any]) -> str:
+    """A short description of a result: ``float32 [2, 3]``, ``int``, ``tuple(2)``."""
+    kind = value.get("t")
+    if kind in {"tensor", "ndarray"}:
+        return f"{value['dtype']} {value['shape']}"
+    if kind in {"list", "tuple", "dict"}:
+        return f"{kind}({len(value['v'])})"
+    if kind == "opaque":
+        return str(value["v"]).rsplit(".", 1)[-1]
+    return str(kind)
 
 
-def _dtype_name(dtype: Any) -> str:
-    return str(dtype).lower().rsplit(".", 1)[-1]
+def comparable(value: dict[str, Any]) -> bool:
+    """Whether the value (recursively) holds only what this module compares."""
+    kind = value.get("t")
+    if kind == "opaque":
+        return False
+    if kind in {"list", "tuple"}:
+        return all(comparable(item) for item in value["v"])
+    if kind == "dict":
+        return all(comparable(item) for _key, item in value["v"])
+    return True
 
 
-@dataclass(frozen=True)
-class _Array:
-    dtype: str
-    shape: tuple[int, ...]
-    data: Any
-
-    def describe(self) -> str:
-        return f"{self.dtype} {list(self.shape)}"
+def compare(
+    name: str, left: dict[str, Any], right: dict[str, Any], tolerance: Tolerance
+) -> list[str]:
+    """The differences between torch's and paddle's result (empty when they agree)."""
+    return list(_compare(name, left, right, tolerance))[:MAX_MESSAGES]
 
 
-def _array(value: Any) -> _Array:
-    library = library_of(value)
-    if library == "torch":
-        tensor = value.detach().cpu()
-        if tensor.is_conj():
-            tensor = tensor.resolve_conj()
-        dtype = _dtype_name(tensor.dtype)
-        if dtype == "bfloat16":
-            tensor = tensor.float()
-        return _Array(dtype, tuple(tensor.shape), tensor.numpy())
-    if library == "paddle":
-        tensor = value.detach()
-        dtype = _dtype_name(tensor.dtype)
-        if dtype == "bfloat16":
-            tensor = tensor.astype("float32")
-        return _Array(dtype, tuple(tensor.shape), np.asarray(tensor.numpy()))
-    array = np.asarray(value)
-    return _Array(_dtype_name(array.dtype), tuple(array.shape), array)
+_ARRAYS = {"tensor", "ndarray"}
 
 
-def _kind(value: Any) -> str:
-    if _is_array(value):
-        return "tensor"
-    if is_shape(value):
-        return "shape"
-    return type(value).__name__
-
-
-def compare(name: str, torch_value: Any, paddle_value: Any, tolerance: Tolerance) -> list[str]:
-    """The differences between two results (empty when they agree)."""
-    return list(_compare(name, torch_value, paddle_value, tolerance))[:MAX_MESSAGES]
-
-
-def _compare(name: str, left: Any, right: Any, tolerance: Tolerance) -> Iterator[str]:
-    kind, other = _kind(left), _kind(right)
-    if kind != other:
-        yield f"`{name}`：类型不同 (types differ)：torch {kind}，paddle {other}"
-    elif kind == "tensor":
-        yield from _compare_arrays(name, _array(left), _array(right), tolerance)
-    elif kind == "shape":
-        if tuple(left) != tuple(right):
-            yield f"`{name}`：形状不同 (shape differs)：torch {list(left)}，paddle {list(right)}"
-    elif isinstance(left, list | tuple):
-        if len(left) != len(right):
-            yield f"`{name}`：长度不同 (length differs)：torch {len(left)}，paddle {len(right)}"
+def _compare(
+    name: str, left: dict[str, Any], right: dict[str, Any], tolerance: Tolerance
+) -> Iterator[str]:
+    kind, other = left["t"], right["t"]
+    if kind in _ARRAYS and other in _ARRAYS:
+        yield from _compare_arrays(name, left, right, tolerance)
+    elif kind != other:
+        yield f"`{name}`：类型不同 (types differ)：torch {describe(left)}，paddle {describe(right)}"
+    elif kind in {"shape", "dtype"}:
+        if left["v"] != right["v"]:
+            yield f"`{name}`：{kind} 不同 (differs)：torch {left['v']}，paddle {right['v']}"
+    elif kind in {"list", "tuple"}:
+        if len(left["v"]) != len(right["v"]):
+            yield (
+                f"`{name}`：长度不同 (length differs)：torch {len(left['v'])}，"
+                f"paddle {len(right['v'])}"
+            )
             return
-        for index, (a, b) in enumerate(zip(left, right, strict=True)):
+        for index, (a, b) in enumerate(zip(left["v"], right["v"], strict=True)):
             yield from _compare(f"{name}[{index}]", a, b, tolerance)
-    elif isinstance(left, dict):
-        if list(left) != list(right):
-            yield (f"`{name}`：键不同 (keys differ)：torch {list(left)!r}，paddle {list(right)!r}")
+    elif kind == "dict":
+        keys, other_keys = [k for k, _ in left["v"]], [k for k, _ in right["v"]]
+        if keys != other_keys:
+            yield f"`{name}`：键不同 (keys differ)：torch {keys}，paddle {other_keys}"
             return
-        for key in left:
-            yield from _compare(f"{name}[{key!r}]", left[key], right[key], tolerance)
-    elif tolerance.values and not _same_scalar(left, right, tolerance):
-        yield f"`{name}`：数值不同 (values differ)：torch {left!r}，paddle {right!r}"
+        for (key, a), (_key, b) in zip(left["v"], right["v"], strict=True):
+            yield from _compare(f"{name}[{key!r}]", a, b, tolerance)
+    elif kind == "opaque":
+        if left["v"].rsplit(".", 1)[-1] != right["v"].rsplit(".", 1)[-1]:
+            yield f"`{name}`：对象类型不同：torch {left['v']}，paddle {right['v']}"
+    elif tolerance.values and not _same_scalar(_scalar(left), _scalar(right), tolerance):
+        yield f"`{name}`：数值不同 (values differ)：torch {_scalar(left)!r}，paddle {_scalar(right)!r}"
 
 
 def _same_scalar(left: Any, right: Any, tolerance: Tolerance) -> bool:
-    if isinstance(left, float | complex):
+    if isinstance(left, float | complex) and isinstance(right, float | complex):
         if left != left and right != right:  # both NaN
             return True
+        if isinstance(left, float) and math.isinf(left):
+            return left == right
         return bool(abs(left - right) <= tolerance.atol + tolerance.rtol * abs(right))
     return bool(left == right)
 
 
-def _compare_arrays(name: str, left: _Array, right: _Array, tolerance: Tolerance) -> Iterator[str]:
-    sides = f"torch {left.describe()}，paddle {right.describe()}"
-    if left.shape != right.shape:
+def _compare_arrays(
+    name: str, left: dict[str, Any], right: dict[str, Any], tolerance: Tolerance
+) -> Iterator[str]:
+    sides = f"torch {describe(left)}，paddle {describe(right)}"
+    if left["shape"] != right["shape"]:
         yield f"`{name}`：形状不同 (shape differs)：{sides}"
         return
     problems = []
-    if left.dtype != right.dtype:
+    if left["dtype"] != right["dtype"]:
         problems.append("dtype 不同 (dtype differs)")
-    mismatch = _value_mismatch(left.data, right.data, tolerance) if tolerance.values else None
-    if mismatch:
-        problems.append(mismatch)
+    if left["grad"] != right["grad"]:
+        problems.append(
+            f"是否计算梯度不同 (requires grad differs)：torch {left['grad']}，paddle {right['grad']}"
+        )
+    if tolerance.values:
+        mismatch = _value_mismatch(
+            decode_array(left), decode_array(right), tolerance.for_dtype(left["dtype"])
+        )
+        if mismatch:
+            problems.append(mismatch)
     if problems:
         yield f"`{name}`：{'；'.join(problems)}：{sides}"
 
@@ -198,3 +265,12 @@ def _element(array: Any, index: Any) -> str:
 
 def _inexact(array: Any) -> bool:
     return bool(np.issubdtype(np.asarray(array).dtype, np.inexact))
+
+
+def result_dtype(value: dict[str, Any]) -> str:
+    """What a probe table shows for a result: the dtype of a tensor, else its kind."""
+    if value.get("t") in _ARRAYS:
+        return str(value["dtype"])
+    if value.get("t") in {"list", "tuple"} and value["v"]:
+        return f"{value['t']}[{result_dtype(value['v'][0])}]"
+    return describe(value)

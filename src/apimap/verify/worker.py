@@ -1,10 +1,15 @@
-"""A verification worker: ``python -m apimap.verify.worker``.
+"""A verification worker: ``python -m apimap.verify.worker torch|paddle``.
 
-It imports numpy, torch and paddle once, says it is ready (with the installed
+It imports NumPy and one library once, says it is ready (with the installed
 versions), then answers one job per line on stdin with one result per line on
-its original stdout. Output the snippets print goes to stderr instead, so it
-cannot corrupt the protocol. The network is switched off for the snippets, and
-paddle's torch proxy is never enabled.
+its original stdout. Output the code prints goes to stderr instead, so it
+cannot corrupt the protocol. The network is switched off for the code, and
+paddle's torch proxy is never enabled. It imports nothing that needs the
+record model, so that an environment with only paddle and NumPy can run it.
+
+Jobs: ``check`` (the side's API checks, see :mod:`apimap.verify.apis`) and
+``runs`` (a record's calls, probes and examples on this side, see
+:mod:`apimap.verify.runtime`).
 """
 
 from __future__ import annotations
@@ -14,10 +19,9 @@ import socket
 import sys
 from typing import Any, BinaryIO, NoReturn
 
-from apimap.verify.apis import check_apis
-from apimap.verify.execute import run_case
-from apimap.verify.libraries import Libraries, import_libraries
+from apimap.verify import apis, runtime
 from apimap.verify.protocol import decode, encode
+from apimap.verify.sides import Side, load
 
 
 def _no_network(*args: Any, **kwargs: Any) -> NoReturn:
@@ -32,39 +36,40 @@ def disable_network() -> None:
     socket.getaddrinfo = _no_network
 
 
-def handle(job: dict[str, Any], libs: Libraries) -> dict[str, Any]:
+def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
     """The result of one job."""
     kind = job.get("kind")
-    if kind == "signatures":
-        issues = check_apis(job["payload"])
-    elif kind == "case":
-        issues = run_case(job["payload"], libs)
+    payload = job["payload"]
+    if kind == "check":
+        result = apis.check(payload)
+    elif kind == "runs":
+        result = {"runs": [runtime.run(spec, side) for spec in payload["runs"]]}
     else:
         raise ValueError(f"unknown job kind {kind!r}")
-    return {"id": job["id"], "issues": [issue.to_json() for issue in issues]}
+    return {"id": job["id"], **result}
 
 
 def _protocol_channel() -> BinaryIO:
-    """Keep the real stdout for results; send fd 1 (prints of snippets) to stderr."""
+    """Keep the real stdout for results; send fd 1 (prints of the code) to stderr."""
     channel = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     return channel
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     """Serve jobs until stdin closes."""
     channel = _protocol_channel()
     try:
-        libs = import_libraries()
+        side = load(argv[0] if argv else "")
     except Exception as exc:
         channel.write(encode({"ready": False, "error": f"{type(exc).__name__}: {exc}"}))
         return 1
     disable_network()
-    channel.write(encode({"ready": True, "versions": libs.versions}))
+    channel.write(encode({"ready": True, "versions": side.versions}))
     for line in sys.stdin.buffer:
         job = decode(line)
         try:
-            result = handle(job, libs)
+            result = handle(job, side)
         except Exception as exc:  # a bug in apimap, reported for this job only
             result = {"id": job.get("id"), "error": f"{type(exc).__name__}: {exc}"}
         channel.write(encode(result))
@@ -72,4 +77,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

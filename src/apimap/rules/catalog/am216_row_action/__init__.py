@@ -1,0 +1,38 @@
+"""AM216: torch-only and inconsistent rows say what to do; other rows do not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from apimap import derived
+from apimap.categories import Action, RowKind
+from apimap.context import RecordContext
+from apimap.diagnostics import Severity
+from apimap.rules.base import Finding, Rule, Scope
+
+
+def check(ctx: RecordContext) -> Iterator[Finding]:
+    """The action fits the row's kind."""
+    for index, row in enumerate(ctx.record.params):
+        kind = derived.row_kind(row)
+        where = ctx.loc("params", index)
+        if kind.needs_action and row.action is None:
+            yield Finding(where, f"kind: {kind} 需要 `action` (needs action)")
+        elif not kind.needs_action and row.action is not None:
+            yield Finding(where, f"kind: {kind} 不应有 `action` (must not have action)")
+        elif row.action is Action.DELETE and kind is not RowKind.TORCH_ONLY:
+            yield Finding(
+                where, "只有 torch_only 的参数可直接删除 (only torch_only rows can be deleted)"
+            )
+
+
+RULE = Rule(
+    "AM216",
+    "action 与 kind 不符 (action does not fit the kind)",
+    Scope.RECORD,
+    Severity.ERROR,
+    "torch_only：rewrite / none / delete；type_diff、usage_diff、return_diff：rewrite / none "
+    "(torch-only and inconsistent rows need an action)",
+    why="规范要求这几类行写明需要转写、暂无转写方式或可直接删除，三者只能选一。",
+    check=check,
+)

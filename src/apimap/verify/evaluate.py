@@ -1,0 +1,304 @@
+"""Judge one record from what its workers returned: diagnostics, probe results, what was proven.
+
+Runs of the record's own code (calls, example cases, note examples) must run on
+both sides and agree; errors here are errors of the record. Probe runs produce
+:class:`~apimap.stamps.ProbeResult` entries; a difference the record does not
+acknowledge is an error (AM815), an acknowledgement that found no difference a
+warning (AM816).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from apimap import derived
+from apimap.location import Path
+from apimap.model import Record
+from apimap.rules.base import Rule
+from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
+from apimap.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
+from apimap.rules.catalog.am810_example_raises import RULE as RAISES
+from apimap.rules.catalog.am811_example_differs import RULE as DIFFERS
+from apimap.rules.catalog.am812_example_timeout import RULE as TIMEOUT
+from apimap.rules.catalog.am813_example_setup import RULE as SETUP
+from apimap.rules.catalog.am814_worker_crashed import RULE as CRASHED
+from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
+from apimap.rules.catalog.am816_stale_acknowledgement import RULE as STALE_ACKNOWLEDGEMENT
+from apimap.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
+from apimap.rules.registry import RULES_BY_CODE
+from apimap.stamps import ProbeResult, Proven
+from apimap.verify import probes
+from apimap.verify.plan import RecordPlan, RunSpec
+from apimap.verify.pool import JobResult
+from apimap.verify.values import Tolerance, comparable, compare, result_dtype
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem, located by a path into the record (and a line of a code snippet)."""
+
+    rule: Rule
+    where: Path
+    detail: str
+    line: int | None = None
+
+
+@dataclass
+class Judgement:
+    """Everything verify concludes about one record."""
+
+    findings: list[Finding] = field(default_factory=list)
+    behaviour: list[ProbeResult] = field(default_factory=list)
+    proven: Proven = field(default_factory=Proven)
+
+    @property
+    def blocks_stamp(self) -> bool:
+        """Errors block a stamp (warnings say what stayed unproven)."""
+        return any(finding.rule.severity.value == "error" for finding in self.findings)
+
+
+def _job_failure(result: JobResult, where: Path) -> Finding | None:
+    if result.timed_out:
+        detail = f"超过 {result.seconds:.0f} 秒 (more than {result.seconds:.0f} s)"
+        return Finding(TIMEOUT, where, detail)
+    if result.crashed is not None:
+        return Finding(CRASHED, where, result.crashed)
+    if result.error is not None:
+        return Finding(INTERNAL_ERROR, where, f"验证代码出错 (verifier crashed)：{result.error}")
+    return None
+
+
+def _issues(result: JobResult | None) -> list[Finding]:
+    if result is None:
+        return []
+    failure = _job_failure(result, ())
+    if failure is not None:
+        return [failure]
+    return [
+        Finding(RULES_BY_CODE[item["code"]], tuple(item["where"]), item["detail"], item.get("line"))
+        for item in result.data.get("issues", [])
+    ]
+
+
+def _facts(result: JobResult | None) -> dict[str, Any]:
+    if result is None or result.data is None:
+        return {}
+    facts = result.data.get("facts")
+    return facts if isinstance(facts, dict) else {}
+
+
+def _summary(outcome: dict[str, Any], spec: RunSpec) -> str:
+    if not outcome.get("ok"):
+        return "✗ " + str(outcome.get("error", "")).split(":", 1)[0]
+    found = outcome.get("values", {})
+    shown = [result_dtype(found[name]) for name in spec.outputs if name in found]
+    return "、".join(shown) or "-"
+
+
+def _where_code(spec: RunSpec, side: str) -> Path:
+    if spec.path[0] == "calls":
+        return spec.path
+    return (*spec.path[:-1], side)
+
+
+def _run_failure(spec: RunSpec, side: str, outcome: dict[str, Any]) -> Finding:
+    stage = outcome.get("stage")
+    error = str(outcome.get("error", ""))
+    if stage == "inputs":
+        return Finding(
+            SETUP,
+            (*spec.path[:-1], "inputs", str(outcome.get("input"))),
+            f"输入 `{outcome.get('input')}` 的表达式出错 (input expression failed)：{error}",
+        )
+    if stage == "outputs":
+        return Finding(SETUP, (*spec.path[:-1], "outputs"), error)
+    line = outcome.get("line")
+    derived_side = spec.path[0] == "calls" and side == "paddle"
+    if derived_side:
+        detail = f"由参数映射推导的 Paddle 代码 `{spec.paddle}` 出错 (derived paddle code raised)：{error}"
+        return Finding(RAISES, spec.path, detail)
+    where = f"{side} 代码第 {line} 行 (line {line})" if line else f"{side} 代码 (code)"
+    return Finding(RAISES, _where_code(spec, side), f"{where}：{error}", line)
+
+
+def _compare_outputs(
+    spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]
+) -> tuple[list[str], int, list[Finding]]:
+    """Differences, how many results were compared, and setup problems."""
+    messages: list[str] = []
+    setup: list[Finding] = []
+    compared = 0
+    for index, name in enumerate(spec.outputs):
+        where: Path = (*spec.path[:-1], "outputs", index) if spec.explicit_outputs else spec.path
+        missing = [
+            side for side, found in (("torch", torch), ("paddle", paddle)) if name not in found
+        ]
+        if missing:
+            detail = f"{'、'.join(missing)} 代码没有给 `{name}` 赋值 (`{name}` is not assigned)"
+            setup.append(Finding(SETUP, where, detail))
+            continue
+        left, right = torch[name], paddle[name]
+        if not (comparable(left) and comparable(right)):
+            if spec.explicit_outputs:
+                setup.append(Finding(SETUP, where, f"`{name}` 无法比较 (not comparable)"))
+            continue
+        compared += 1
+        tolerance = spec.tolerance
+        if name in spec.shape_only:
+            tolerance = Tolerance(tolerance.rtol, tolerance.atol, values=False)
+        messages += compare(name, left, right, tolerance)
+    return messages, compared, setup
+
+
+def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> list[Finding]:
+    if not torch.get("ok"):
+        return [_run_failure(spec, "torch", torch)]
+    if not paddle.get("ok"):
+        return [_run_failure(spec, "paddle", paddle)]
+    messages, compared, setup = _compare_outputs(spec, torch["values"], paddle["values"])
+    findings = setup + [Finding(DIFFERS, spec.path, message) for message in messages]
+    if compared == 0 and not findings:
+        detail = (
+            "没有可比较的结果：把结果赋给变量，如 `y = m(x)` "
+            "(nothing compared: assign a result, e.g. y = m(x))"
+        )
+        findings.append(Finding(SETUP, spec.path, detail))
+    return findings
+
+
+def _probe_result(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> ProbeResult:
+    assert spec.probe is not None and spec.call is not None
+    torch_summary, paddle_summary = _summary(torch, spec), _summary(paddle, spec)
+    if not torch.get("ok"):
+        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, False)
+    if not paddle.get("ok"):
+        detail = f"Paddle 报错 (paddle raises)：{paddle.get('error', '')}"
+        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, True, detail)
+    messages, _compared, setup = _compare_outputs(spec, torch["values"], paddle["values"])
+    if setup or messages:
+        detail = messages[0] if messages else setup[0].detail
+        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, True, detail)
+    return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, False)
+
+
+def _candidates(record: Record, facts: dict[str, Any]) -> list[Finding]:
+    if record.missing is None:
+        return []
+    discussed = {item.paddle for item in record.missing.considered}
+    return [
+        Finding(
+            MISSING_CANDIDATE,
+            ("missing",),
+            f"`{name}` 存在，记录没有说明它为什么不能对应 (exists; say why it does not map)",
+        )
+        for name in facts.get("candidates", [])
+        if name not in discussed
+    ]
+
+
+def _unproven(
+    record: Record, torch: dict[str, Any], paddle: dict[str, Any], runs: int
+) -> list[str]:
+    found = []
+    for side, facts, recorded in (
+        ("PyTorch", torch, record.torch_signature),
+        ("Paddle", paddle, record.paddle_signature),
+    ):
+        if recorded is not None and facts.get("signature") == "unreadable":
+            found.append(f"{side} 签名无法从库中读取 ({side} signature unreadable)")
+        for name in facts.get("opaque", []):
+            found.append(f"{side} 的 `{name}` 默认值库中未写明 (default not stated by {side})")
+    if torch.get("not_installed"):
+        found.append(f"未安装 `{torch['not_installed']}`，没有运行 (package not installed)")
+    elif runs == 0:
+        found.append("没有可运行的调用或示例 (nothing was executed)")
+    return found
+
+
+def judge(
+    record: Record,
+    plan: RecordPlan,
+    checks: tuple[JobResult | None, JobResult | None],
+    runs: tuple[JobResult | None, JobResult | None],
+) -> Judgement:
+    """Diagnostics, probe results and proof of one record."""
+    judgement = Judgement()
+    findings = judgement.findings
+    findings += [Finding(INTERNAL_ERROR, path, detail, line) for path, detail, line in plan.errors]
+    torch_check, paddle_check = checks
+    findings += _issues(torch_check) + _issues(paddle_check)
+    torch_facts, paddle_facts = _facts(torch_check), _facts(paddle_check)
+    if any(f.rule is NOT_INSTALLED for f in findings):
+        torch_facts = {**torch_facts, "not_installed": record.torch_api.split(".", 1)[0]}
+    findings += _candidates(record, paddle_facts)
+    torch_runs, paddle_runs = runs
+    executed = 0
+    probe_count = 0
+    if torch_runs is not None and paddle_runs is not None and plan.runs:
+        failure = _job_failure(torch_runs, ()) or _job_failure(paddle_runs, ())
+        if failure is not None:
+            findings.append(failure)
+        else:
+            outcomes = zip(
+                plan.runs, torch_runs.data["runs"], paddle_runs.data["runs"], strict=True
+            )
+            for spec, torch, paddle in outcomes:
+                if spec.probe is None:
+                    own = _own_run(spec, torch, paddle)
+                    findings += own
+                    executed += not own
+                else:
+                    probe_count += 1
+                    judgement.behaviour.append(_probe_result(spec, torch, paddle))
+    findings += _acknowledge(record, judgement.behaviour)
+    cases = sum(1 for path, _ in derived.executions(record) if path[0] != "calls")
+    judgement.proven = Proven(
+        signatures={
+            "torch": str(torch_facts.get("signature", "none")),
+            "paddle": str(paddle_facts.get("signature", "none")),
+        },
+        calls=len(record.calls),
+        cases=cases,
+        probes=probe_count,
+        unproven=_unproven(record, torch_facts, paddle_facts, executed),
+    )
+    return judgement
+
+
+def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
+    findings: list[Finding] = []
+    differing: set[str] = set()
+    for index, result in enumerate(behaviour):
+        if not result.differs:
+            continue
+        differing.add(result.probe)
+        explained = probes.acknowledgement(record, result.probe)
+        if explained is not None:
+            behaviour[index] = ProbeResult(
+                result.probe,
+                result.call,
+                result.torch,
+                result.paddle,
+                True,
+                result.detail,
+                explained,
+            )
+            continue
+        findings.append(
+            Finding(
+                PROBE_DIFFERENCE,
+                ("calls", result.call, "torch"),
+                f"`{result.probe}`：torch {result.torch}，paddle {result.paddle}；{result.detail}",
+            )
+        )
+    for field_name, index, pattern in probes.stale_acknowledgements(record, differing):
+        key = "probes" if field_name == "notes" else "probe"
+        findings.append(
+            Finding(
+                STALE_ACKNOWLEDGEMENT,
+                (field_name, index, key),
+                f"`{pattern}` 没有发现差异 (no difference found)",
+            )
+        )
+    return findings

@@ -1,0 +1,203 @@
+"""What verify runs for one record: API checks per side, and runs (calls, probes, examples).
+
+Everything here happens in the parent, from the record alone: the paddle side of
+every call is derived from the rows (:mod:`apimap.calls`), the probes are
+variations of the calls (:mod:`apimap.verify.probes`), and examples run as
+their two sides are written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from apimap import derived
+from apimap.calls import CallError, assigned, derive, parse_call, positional_form, scalar_forms
+from apimap.categories import Category
+from apimap.location import Path
+from apimap.model import Case, Execution, Record
+from apimap.packages import PADDLE, package_of
+from apimap.verify import probes
+from apimap.verify.apis import candidate_names
+from apimap.verify.values import DEFAULT_ATOL, DEFAULT_RTOL, Tolerance
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One piece of code to run on both sides and compare."""
+
+    path: Path
+    """Where the code lives in the record (a call, an example case, a note's example)."""
+    torch: str
+    paddle: str
+    inputs: dict[str, str]
+    outputs: list[str]
+    explicit_outputs: bool
+    tolerance: Tolerance
+    shape_only: frozenset[str]
+    probe: str | None = None
+    """``None`` for the record's own code; else the probe's id."""
+    transform: dict[str, Any] = field(default_factory=dict)
+    call: int | None = None
+    """The call the run belongs to (calls and their probes)."""
+
+    def spec(self, side: str, weights: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What a worker of ``side`` runs."""
+        found: dict[str, Any] = {
+            "code": self.torch if side == "torch" else self.paddle,
+            "inputs": self.inputs,
+            "outputs": self.outputs,
+            "probe": self.transform,
+        }
+        if side == "paddle":
+            found["weights"] = weights or {}
+        return found
+
+
+@dataclass
+class RecordPlan:
+    """Everything verify does for one record."""
+
+    torch_check: dict[str, Any]
+    paddle_check: dict[str, Any] | None
+    runs: list[RunSpec]
+    errors: list[tuple[Path, str, int | None]] = field(default_factory=list)
+    """Calls that could not be derived: (path, detail, line); ``apimap check`` says why too."""
+
+
+def _tolerance(execution: Execution) -> Tolerance:
+    return Tolerance(
+        DEFAULT_RTOL if execution.rtol is None else execution.rtol,
+        DEFAULT_ATOL if execution.atol is None else execution.atol,
+    )
+
+
+def _outputs(execution: Execution, default: list[str]) -> tuple[list[str], bool]:
+    if execution.outputs is not None:
+        return list(execution.outputs), True
+    return [name for name in default if name not in execution.inputs], False
+
+
+def _case_outputs(torch_code: str, paddle_code: str) -> list[str]:
+    try:
+        paddle_names = set(assigned(parse_call(paddle_code)))
+        return [name for name in assigned(parse_call(torch_code)) if name in paddle_names]
+    except CallError:
+        return []
+
+
+def _signatures(value: str | list[str] | None, field_name: str) -> list[list[Any]]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [[[field_name], value]]
+    return [[[field_name, index], text] for index, text in enumerate(value)]
+
+
+def torch_check(record: Record) -> dict[str, Any]:
+    """The torch side's API checks: the API, its signatures and type, its other names."""
+    names = [[["torch_aliases", i], alias] for i, alias in enumerate(record.torch_aliases)]
+    if record.inplace is not None:
+        names.append([["inplace", "torch"], record.inplace.torch])
+    return {
+        "api": record.torch_api,
+        "where": ["torch_api"],
+        "api_type": record.api_type.value,
+        "signatures": _signatures(record.torch_signature, "torch_signature"),
+        "names": names,
+    }
+
+
+def paddle_check(record: Record) -> dict[str, Any] | None:
+    """The paddle side's checks; for 功能缺失, the search for candidates."""
+    category = derived.category(record)
+    if category is Category.MISSING:
+        if not candidate_names(record.torch_api):
+            return None
+        return {"api": PADDLE, "where": ["torch_api"], "candidates": record.torch_api}
+    if record.paddle_api is None or package_of(record.paddle_api) != PADDLE:
+        return None
+    names = []
+    if record.inplace is not None:
+        names.append([["inplace", "paddle"], record.inplace.paddle])
+    return {
+        "api": record.paddle_api,
+        "where": ["paddle_api"],
+        "signatures": _signatures(record.paddle_signature, "paddle_signature"),
+        "accepts": dict(record.paddle_accepts),
+        "names": names,
+    }
+
+
+def _call_runs(
+    record: Record, index: int, errors: list[tuple[Path, str, int | None]]
+) -> list[RunSpec]:
+    call = record.calls[index]
+    path: Path = ("calls", index, "torch")
+    try:
+        base = derive(record, call.torch)
+    except CallError as exc:
+        errors.append((path, exc.detail, exc.line))
+        return []
+    outputs, explicit = _outputs(call, base.outputs)
+
+    def run(torch: str, paddle: str, probe: str | None, transform: dict[str, Any]) -> RunSpec:
+        return RunSpec(
+            path,
+            torch,
+            paddle,
+            dict(call.inputs),
+            outputs,
+            explicit,
+            _tolerance(call),
+            frozenset(call.shape_only),
+            probe,
+            transform,
+            index,
+        )
+
+    runs = [run(base.torch, base.paddle, None, {})]
+    positional = positional_form(record, call.torch)
+    if positional is not None:
+        try:
+            naive = derive(record, positional, naive=True)
+        except CallError:
+            pass
+        else:
+            runs.append(run(naive.torch, naive.paddle, "positional", {}))
+    arrays = probes.array_inputs(call.inputs)
+    for kind, param, code in scalar_forms(record, call.torch, arrays):
+        try:
+            variant = derive(record, code)
+        except CallError:
+            continue
+        runs.append(run(variant.torch, variant.paddle, f"{kind}:{param}", {}))
+    for probe in probes.input_probes(record, len(arrays)):
+        runs.append(run(base.torch, base.paddle, probe.id, probe.transform))
+    return runs
+
+
+def plan(record: Record) -> RecordPlan:
+    """The checks and runs of one record."""
+    errors: list[tuple[Path, str, int | None]] = []
+    runs: list[RunSpec] = []
+    for index in range(len(record.calls)):
+        runs += _call_runs(record, index, errors)
+    for path, execution in derived.executions(record):
+        if not isinstance(execution, Case):
+            continue
+        torch_code, paddle_code = execution.torch, execution.paddle
+        outputs, explicit = _outputs(execution, _case_outputs(torch_code, paddle_code))
+        runs.append(
+            RunSpec(
+                path,
+                torch_code,
+                paddle_code,
+                dict(execution.inputs),
+                outputs,
+                explicit,
+                _tolerance(execution),
+                frozenset(execution.shape_only),
+            )
+        )
+    return RecordPlan(torch_check(record), paddle_check(record), runs, errors)

@@ -1,0 +1,187 @@
+"""Run one piece of code on one side, the way a worker does it.
+
+The inputs are NumPy expressions evaluated with the NumPy seed fixed, so both
+sides (in different processes) get identical arrays; each array then becomes a
+tensor of the side's library. A probe may change the inputs first: every
+floating array cast to one dtype, integer arrays of mixed widths, or the first
+array without its batch dimension, empty, or 0-d. Before the code runs every
+seed is fixed again. The results named by the run are encoded by
+:mod:`apimap.verify.values`; the weights of every layer the code constructs
+through :data:`~apimap.calls.LAYER_HOOK` are recorded on the torch side and
+copied in on the paddle side.
+"""
+
+from __future__ import annotations
+
+import signal
+import traceback
+from typing import Any
+
+from apimap.verify import values
+from apimap.verify.sides import BFLOAT16, Side
+
+SEED = 0
+MAX_ERROR_CHARS = 240
+RUN_SECONDS = 20.0
+"""A run that takes longer is interrupted (Python code only; the pool stops the rest)."""
+LAYER_HOOK = "__apimap_layer__"
+
+_INTEGER_DTYPES = {"int8", "int16", "int32", "int64", "uint8"}
+_PADDLE_SUMMARY = "Error Message Summary:"
+
+
+class RunTimeout(Exception):
+    """The run took longer than :data:`RUN_SECONDS`."""
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise RunTimeout(f"超过 {RUN_SECONDS:g} 秒 (more than {RUN_SECONDS:g} s)")
+
+
+def error_text(exc: BaseException) -> str:
+    """``Type: message`` on one line; paddle's C++ traceback is cut to its summary."""
+    text = str(exc)
+    if _PADDLE_SUMMARY in text:
+        text = text.split(_PADDLE_SUMMARY, 1)[1]
+    text = text.split("[Hint:", 1)[0]
+    message = " ".join(text.split())
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS] + "…"
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _line(exc: BaseException, filename: str) -> int | None:
+    if isinstance(exc, SyntaxError) and exc.filename == filename:
+        return exc.lineno
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    return frames[-1].lineno if frames else None
+
+
+def _cast(array: Any, dtype: str, np: Any) -> Any:
+    """A probe's dtype applied to a floating input (integers and booleans keep their values
+    deterministic: rounded multiples, or a threshold)."""
+    if dtype == "bool":
+        return array > 0.5
+    if dtype in _INTEGER_DTYPES:
+        scaled = np.round(array * 4)
+        return (np.abs(scaled) if dtype == "uint8" else scaled).astype(dtype)
+    if dtype == BFLOAT16:
+        return array.astype("float32")
+    return array.astype(dtype)
+
+
+def _probe_inputs(arrays: dict[str, Any], probe: dict[str, Any], np: Any) -> dict[str, str]:
+    """Change the arrays as the probe says (in place); the dtype each tensor is made with."""
+    made_as: dict[str, str] = {}
+    names = [name for name, value in arrays.items() if isinstance(value, np.ndarray)]
+    floats = [name for name in names if arrays[name].dtype.kind == "f"]
+    dtype = probe.get("dtype")
+    if dtype is not None:
+        for name in floats:
+            arrays[name] = _cast(arrays[name], dtype, np)
+            if dtype == BFLOAT16:
+                made_as[name] = BFLOAT16
+    if probe.get("int_mix"):
+        numeric = [name for name in names if arrays[name].dtype.kind in "fiu"]
+        for index, name in enumerate(numeric):
+            width = "int32" if index == 0 else "int64"
+            source = arrays[name]
+            arrays[name] = (np.round(source * 4) if source.dtype.kind == "f" else source).astype(
+                width
+            )
+    shape = probe.get("shape")
+    if shape is not None and names:
+        first = names[0]
+        array = arrays[first]
+        if shape == "unbatched" and array.ndim >= 2:
+            arrays[first] = array[0]
+        elif shape == "empty" and array.ndim >= 1:
+            arrays[first] = array[:0]
+        elif shape == "zero_dim" and array.size:
+            arrays[first] = np.asarray(array.reshape(-1)[0])
+    return made_as
+
+
+def _evaluate_inputs(
+    inputs: dict[str, str], side: Side
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    side.np.random.seed(SEED)
+    namespace: dict[str, Any] = {"np": side.np}
+    found: dict[str, Any] = {}
+    for name, expression in inputs.items():
+        try:
+            found[name] = namespace[name] = eval(expression, namespace)
+        except BaseException as exc:  # the expression is the contributor's code
+            return {}, {"ok": False, "stage": "inputs", "input": name, "error": error_text(exc)}
+    return found, None
+
+
+class _Layers:
+    """The hook every construction of a class API goes through."""
+
+    def __init__(self, side: Side, torch_weights: dict[str, dict[str, Any]] | None) -> None:
+        self.side = side
+        self.torch_weights = torch_weights
+        self.recorded: dict[str, dict[str, Any]] = {}
+        self.problems: list[str] = []
+
+    def __call__(self, layer: Any, index: int) -> Any:
+        key = str(index)
+        if self.torch_weights is None:
+            state = self.side.layer_state(layer)
+            if state is not None:
+                self.recorded[key] = {
+                    name: values.encode(tensor, self.side) for name, tensor in state.items()
+                }
+        elif key in self.torch_weights:
+            arrays = {
+                name: values.decode_array(item) for name, item in self.torch_weights[key].items()
+            }
+            self.problems += self.side.load_state(layer, arrays)
+            if self.problems:
+                raise RuntimeError(
+                    "无法复制权重 (cannot copy the weights)：" + "；".join(self.problems)
+                )
+        return layer
+
+
+def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
+    """Run ``spec`` (code, inputs, outputs, probe, torch weights) and encode the results."""
+    found, failure = _evaluate_inputs(spec.get("inputs") or {}, side)
+    if failure is not None:
+        return failure
+    made_as = _probe_inputs(found, spec.get("probe") or {}, side.np)
+    namespace = side.namespace()
+    for name, value in found.items():
+        is_array = isinstance(value, side.np.ndarray)
+        namespace[name] = side.tensor(value, made_as.get(name)) if is_array else value
+    layers = _Layers(side, spec.get("weights"))
+    namespace[LAYER_HOOK] = layers
+    namespace["__name__"] = "__apimap_run__"
+    filename = f"<{side.name}>"
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, RUN_SECONDS)
+    try:
+        side.reset(SEED)
+        exec(compile(spec["code"], filename, "exec"), namespace)
+    except BaseException as exc:  # the code is the contributor's
+        return {
+            "ok": False,
+            "stage": "code",
+            "error": error_text(exc),
+            "line": _line(exc, filename),
+        }
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    results: dict[str, Any] = {}
+    missing: list[str] = []
+    for name in spec.get("outputs") or []:
+        if name not in namespace:
+            missing.append(name)
+            continue
+        try:
+            results[name] = values.encode(namespace[name], side)
+        except (values.TooLarge, RecursionError) as exc:
+            return {"ok": False, "stage": "outputs", "error": f"`{name}`：{exc}"}
+    return {"ok": True, "values": results, "missing": missing, "weights": layers.recorded}

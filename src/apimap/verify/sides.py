@@ -1,0 +1,179 @@
+"""The two libraries as a worker sees them: import, seed, tensors in and out, layer weights.
+
+A worker runs one side only (``torch`` or ``paddle``), so that one torch run
+serves every paddle release of the version matrix and no environment has to
+hold both libraries. This module imports nothing but the standard library at
+import time; :func:`load` imports NumPy and the side's library.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+SIDES = ("torch", "paddle")
+BFLOAT16 = "bfloat16"
+WEIGHT_NAMES = {"running_mean": "_mean", "running_var": "_variance"}
+"""Torch buffer names whose paddle counterparts are named differently."""
+TORCH_ONLY_BUFFERS = frozenset({"num_batches_tracked"})
+"""Torch state that paddle layers do not keep."""
+
+
+def public_version(version: str) -> str:
+    """The version without a local suffix: ``2.13.0+cpu`` -> ``2.13.0``."""
+    return version.split("+", 1)[0]
+
+
+def _quiet_import(name: str) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module(name)
+
+
+def _optional(name: str) -> Any:
+    try:
+        return _quiet_import(name)
+    except Exception:  # ImportError, or a module that fails while importing
+        return None
+
+
+@dataclass
+class Side:
+    """One imported library and how to talk to it."""
+
+    name: str
+    np: Any
+    lib: Any
+    extras: dict[str, Any]
+    """Other packages importable here (``torchvision``, third-party packages)."""
+
+    @property
+    def versions(self) -> dict[str, str]:
+        """``{"torch": "2.13.0"}`` plus the extras' versions."""
+        found = {self.name: public_version(str(self.lib.__version__))}
+        for name, module in self.extras.items():
+            version = getattr(module, "__version__", None)
+            if version is not None:
+                found[name] = public_version(str(version))
+        return found
+
+    def namespace(self) -> dict[str, Any]:
+        """What code on this side may use by name."""
+        return {"np": self.np, self.name: self.lib, **self.extras}
+
+    def reset(self, seed: int) -> None:
+        """Fix every seed; float32 default dtype; gradients on."""
+        random.seed(seed)
+        self.np.random.seed(seed)
+        if self.name == "torch":
+            self.lib.manual_seed(seed)
+            self.lib.set_default_dtype(self.lib.float32)
+            self.lib.set_grad_enabled(True)
+        else:
+            self.lib.seed(seed)
+            self.lib.set_default_dtype("float32")
+            self.lib.set_grad_enabled(True)
+
+    def tensor(self, array: Any, dtype: str | None = None) -> Any:
+        """A tensor holding ``array`` (cast to ``dtype`` when given)."""
+        if dtype == BFLOAT16:
+            array = array.astype("float32")
+        if self.name == "torch":
+            tensor = self.lib.from_numpy(array.copy())
+            return tensor.to(self.lib.bfloat16) if dtype == BFLOAT16 else tensor
+        tensor = self.lib.to_tensor(array.copy())
+        return tensor.astype(BFLOAT16) if dtype == BFLOAT16 else tensor
+
+    def is_tensor(self, value: Any) -> bool:
+        """A tensor of this library (parameters included)."""
+        if self.name == "torch":
+            return bool(isinstance(value, self.lib.Tensor))
+        return bool(isinstance(value, self.lib.Tensor))
+
+    def array(self, tensor: Any) -> tuple[str, Any, bool]:
+        """``(dtype name, numpy array, requires grad)`` of a tensor; bfloat16 as float32."""
+        if self.name == "torch":
+            plain = tensor.detach().cpu()
+            if plain.is_conj():
+                plain = plain.resolve_conj()
+            dtype = str(plain.dtype).rsplit(".", 1)[-1]
+            if dtype == BFLOAT16:
+                plain = plain.float()
+            return dtype, plain.numpy(), bool(tensor.requires_grad)
+        dtype = str(tensor.dtype).rsplit(".", 1)[-1]
+        plain = tensor.detach()
+        if dtype == BFLOAT16:
+            plain = plain.astype("float32")
+        return dtype, self.np.asarray(plain.numpy()), not bool(tensor.stop_gradient)
+
+    def layer_state(self, layer: Any) -> dict[str, Any] | None:
+        """The layer's parameters and buffers as tensors, or ``None`` for other objects."""
+        state = getattr(layer, "state_dict", None)
+        if not callable(state):
+            return None
+        try:
+            found = dict(state())
+        except Exception:
+            return None
+        return {str(name): value for name, value in found.items() if self.is_tensor(value)}
+
+    def load_state(self, layer: Any, arrays: dict[str, Any]) -> list[str]:
+        """Copy torch's weights into a paddle layer by name and shape; the problems, if any.
+
+        A 2-D weight stored transposed (``Linear``) is transposed; torch buffers named
+        differently in paddle (:data:`WEIGHT_NAMES`) are matched by that name.
+        """
+        own = self.layer_state(layer)
+        if own is None:
+            return ["对象没有 state_dict (no state_dict)"]
+        torch_for = {paddle: torch for torch, paddle in WEIGHT_NAMES.items()}
+        problems: list[str] = []
+        update: dict[str, Any] = {}
+        used: set[str] = set()
+        for name, tensor in own.items():
+            prefix, _, last = name.rpartition(".")
+            renamed = f"{prefix}.{torch_for[last]}" if prefix else torch_for.get(last, "")
+            source = name if name in arrays else renamed if last in torch_for else ""
+            if source not in arrays:
+                problems.append(f"PyTorch 没有与 `{name}` 对应的权重 (no torch weight for it)")
+                continue
+            used.add(source)
+            value = arrays[source]
+            shape = tuple(tensor.shape)
+            if value.shape != shape and value.ndim == 2 and value.T.shape == shape:
+                value = value.T
+            if value.shape != shape:
+                problems.append(
+                    f"`{name}` 形状不同 (shape differs)：torch {list(value.shape)}，"
+                    f"paddle {list(shape)}"
+                )
+                continue
+            dtype = str(tensor.dtype).rsplit(".", 1)[-1]
+            update[name] = self.lib.to_tensor(value.astype(dtype))
+        for name in sorted(set(arrays) - used):
+            if name.rsplit(".", 1)[-1] not in TORCH_ONLY_BUFFERS:
+                problems.append(f"Paddle 没有与 `{name}` 对应的权重 (no paddle weight for it)")
+        if not problems:
+            layer.set_state_dict(update)
+        return problems
+
+
+def load(name: str) -> Side:
+    """Import NumPy and the side's library (CPU only, quietly). Raises ``ImportError``."""
+    if name not in SIDES:
+        raise ImportError(f"unknown side {name!r}")
+    os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+    np = _quiet_import("numpy")
+    lib = _quiet_import(name)
+    extras: dict[str, Any] = {}
+    if name == "torch":
+        vision = _optional("torchvision")
+        if vision is not None:
+            extras["torchvision"] = vision
+    else:
+        lib.set_device("cpu")
+    return Side(name, np, lib, extras)

@@ -1,0 +1,140 @@
+"""The sentences a page says about a record, composed from :mod:`apimap.phrases`.
+
+Contributors write only the meaning of a parameter (``desc``), how its usage
+differs (``diff``) and how to set Paddle (``setting`` or ``paddle_value``); the
+phrases around those come from the row's kind and action and from the record's
+category. The renderer, the exporter and the importer (which recognises these
+sentences in legacy pages) all compose them here.
+"""
+
+from __future__ import annotations
+
+from apimap import derived, phrases
+from apimap.categories import Action, ApiType, Category, RowKind
+from apimap.defaults import shown
+from apimap.model import Example, ParamRow, Record
+
+
+def _setting(row: ParamRow, fallback: str) -> str:
+    if row.setting:
+        return row.setting
+    if row.paddle_value is not None:
+        return phrases.SET_TO.format(value=f"`{row.paddle_value}`")
+    return fallback
+
+
+def remark(record: Record, row: ParamRow) -> str:
+    """The 备注 cell of a row: the contributor's meaning plus the fixed phrase."""
+    kind = derived.row_kind(row)
+    if kind is RowKind.SAME:
+        text = f"{row.desc}。"
+    elif kind is RowKind.RENAME:
+        text = f"{row.desc}，{phrases.RENAMED}。"
+    elif kind is RowKind.PADDLE_ONLY:
+        text = f"{row.desc}，{phrases.TORCH_LACKS}，{_setting(row, phrases.KEEP_DEFAULT)}。"
+    elif kind is RowKind.DEFAULT_DIFF:
+        defaults = derived.row_defaults(record, row)
+        torch_default = phrases.TORCH_DEFAULT.format(value=shown(defaults.torch))
+        paddle_default = phrases.PADDLE_DEFAULT.format(value=shown(defaults.paddle))
+        setting = _setting(row, phrases.MATCH_TORCH)
+        text = f"{row.desc}，{torch_default}，{paddle_default}，{setting}。"
+    elif kind is RowKind.TORCH_ONLY:
+        text = f"{row.desc}，{phrases.PADDLE_LACKS}，{action(row).phrase}。"
+    else:
+        text = f"{row.desc}，{row.diff}，{action(row).phrase}。"
+    if row.note:
+        text += row.note
+    return text
+
+
+def action(row: ParamRow) -> Action:
+    """The row's action; rows without one are reported by AM216 and read as 暂无转写方式."""
+    return row.action or Action.NONE
+
+
+def table_names(row: ParamRow) -> tuple[str, str]:
+    """The PyTorch and Paddle cells of a row (``-`` where a side has no parameter)."""
+    if derived.row_kind(row) is RowKind.RETURN_DIFF:
+        return phrases.RETURN_LABEL, phrases.RETURN_LABEL
+    torch_side = derived.torch_names(row)
+    paddle_side = derived.paddle_names(row)
+    return ", ".join(torch_side) or "-", ", ".join(paddle_side) or "-"
+
+
+_INCONSISTENT = (RowKind.TYPE_DIFF, RowKind.USAGE_DIFF)
+
+
+def inconsistency_summary(record: Record) -> str:
+    """Category 3: name the torch parameters whose usage differs, in backticks."""
+    names = [
+        f"`{name}`"
+        for row in record.params
+        if derived.row_kind(row) in _INCONSISTENT
+        for name in derived.torch_names(row)[:1]
+    ]
+    returns = any(derived.row_kind(row) is RowKind.RETURN_DIFF for row in record.params)
+    if names and returns:
+        lead = phrases.PARAMS_DIFFER.format(names="、".join(names))
+        return f"{lead}，{phrases.RETURNS_DIFFER}{phrases.FOLLOWED}"
+    if names:
+        return phrases.PARAMS_DIFFER.format(names="、".join(names)) + phrases.FOLLOWED
+    if returns:
+        return phrases.ONLY_RETURNS_DIFFER + phrases.FOLLOWED
+    return phrases.USAGE_DIFFERS + phrases.FOLLOWED
+
+
+def summary(record: Record) -> list[str]:
+    """The summary paragraphs under the signatures (``summary`` overrides the generated one)."""
+    category = derived.category(record)
+    if category is Category.COMPOSITE:
+        return [text for text in (record.summary, phrases.COMPOSITE_LEAD) if text]
+    if record.summary:
+        return [record.summary]
+    if category is Category.NO_PARAMS and not record.api_type.callable:
+        return [phrases.ATTRIBUTE_SUMMARY]
+    if category.value in phrases.FIXED_SUMMARIES:
+        return [phrases.FIXED_SUMMARIES[category.value]]
+    if category.group == 3:
+        return [inconsistency_summary(record)]
+    if category is Category.OTHER_PACKAGE:
+        package = f"`{record.paddle_package}`" if record.paddle_package else None
+        text = phrases.OTHER_PACKAGE.format(package=package or phrases.OTHER_PACKAGE_UNNAMED)
+        return [text + (phrases.FOLLOWED if record.params else "。")]
+    return []
+
+
+def example_heading(record: Record, example: Example) -> str | None:
+    """``参数名：功能`` for an example; ``None`` when it shows the whole API."""
+    if example.param is not None:
+        row = derived.row_for(record, example.param)
+        purpose = example.purpose or (row.desc if row else None)
+        if purpose is None:
+            return example.param
+        return phrases.HEADING.format(param=example.param, purpose=purpose)
+    returns = next((r for r in record.params if derived.row_kind(r) is RowKind.RETURN_DIFF), None)
+    if returns is not None:
+        return phrases.HEADING.format(
+            param=phrases.RETURN_LABEL, purpose=example.purpose or returns.desc
+        )
+    return example.purpose
+
+
+def says_no_rewrite(record: Record) -> bool:
+    """Categories 2 to 5 with a row that cannot be rewritten and no example at all."""
+    return (
+        2 <= derived.category(record).group <= 5
+        and not record.examples
+        and any(row.action is Action.NONE for row in record.params)
+    )
+
+
+def when_line(when: str) -> str:
+    """The line before a case's code."""
+    return phrases.WHEN.format(when=when)
+
+
+def api_kind_line(record: Record) -> str | None:
+    """What kind of object the API is, shown for everything but plain functions."""
+    if record.api_type is ApiType.FUNCTION:
+        return None
+    return record.api_type.label
