@@ -479,6 +479,9 @@ def _paddle_arguments(
     return positional, keywords
 
 
+_CONVERTED = {RowKind.TYPE_DIFF, RowKind.USAGE_DIFF}
+
+
 def _accepts_varargs(record: Record, name: str, targets: list[str]) -> bool:
     if name in record.paddle_accepts:
         return True
@@ -500,10 +503,13 @@ def _settings(record: Record, state: Derived, bound: Bound, line: int) -> list[a
         torch_side = derived.torch_names(row)
         targets = derived.paddle_names(row)
         value: ast.expr | None = None
+        passed = any(name in bound.values for name in torch_side)
         if kind is RowKind.PADDLE_ONLY and row.paddle_value is not None:
             value = _expression(row.paddle_value, "paddle_value")
-        elif kind is RowKind.DEFAULT_DIFF and not any(t in bound.values for t in torch_side):
+        elif kind is RowKind.DEFAULT_DIFF and not passed:
             value = _default_value(row, bound.signature, line)
+        elif kind in _CONVERTED and not passed and row.paddle_value is not None:
+            value = _expression(row.paddle_value, "paddle_value")
         if value is None:
             continue
         state.set_rows.add(index)

@@ -90,8 +90,10 @@ class ParamRow(_Strict):
     """Paddle 应如何设置（paddle_only/default_diff，可选）/ how to set the paddle parameter."""
 
     paddle_value: Text | None = None
-    """与 PyTorch 行为一致时 Paddle 参数应取的值（Python 表达式），验证时传给 Paddle
-    / the value (a Python expression) paddle needs to behave as torch; passed by verify."""
+    """不传该参数时，Paddle 参数应取什么值才与 PyTorch 的默认行为一致（Python 表达式）；
+    验证时传给 Paddle（paddle_only、default_diff、type_diff、usage_diff）
+    / the value (a Python expression) paddle needs to behave as torch's default; verify
+    passes it."""
 
     convert: Text | None = None
     """把 PyTorch 实参转为 Paddle 实参的 Python 表达式，`value` 表示 PyTorch 的实参

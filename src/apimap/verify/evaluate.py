@@ -146,7 +146,7 @@ def _compare_outputs(
         compared += 1
         tolerance = spec.tolerance
         if name in spec.shape_only:
-            tolerance = Tolerance(tolerance.rtol, tolerance.atol, values=False)
+            tolerance = Tolerance(tolerance.rtol, tolerance.atol, False, tolerance.grad)
         messages += compare(name, left, right, tolerance)
     return messages, compared, setup
 

@@ -15,7 +15,7 @@ from apimap import derived
 from apimap.calls import CallError, assigned, derive, parse_call, positional_form, scalar_forms
 from apimap.categories import Category
 from apimap.location import Path
-from apimap.model import Case, Execution, Record
+from apimap.model import Call, Case, Execution, Record
 from apimap.packages import PADDLE, package_of
 from apimap.verify import probes
 from apimap.verify.apis import candidate_names
@@ -69,6 +69,7 @@ def _tolerance(execution: Execution) -> Tolerance:
     return Tolerance(
         DEFAULT_RTOL if execution.rtol is None else execution.rtol,
         DEFAULT_ATOL if execution.atol is None else execution.atol,
+        grad=isinstance(execution, Call),
     )
 
 

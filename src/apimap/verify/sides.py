@@ -134,14 +134,18 @@ class Side:
         problems: list[str] = []
         update: dict[str, Any] = {}
         used: set[str] = set()
+        copied: list[Any] = []
         for name, tensor in own.items():
+            if any(tensor is done for done in copied):
+                continue  # one parameter under a second name (paddle's RNN cells)
             prefix, _, last = name.rpartition(".")
-            renamed = f"{prefix}.{torch_for[last]}" if prefix else torch_for.get(last, "")
-            source = name if name in arrays else renamed if last in torch_for else ""
+            renamed = ".".join(filter(None, [prefix, torch_for.get(last, last)]))
+            source = name if name in arrays else renamed
             if source not in arrays:
                 problems.append(f"PyTorch 没有与 `{name}` 对应的权重 (no torch weight for it)")
                 continue
             used.add(source)
+            copied.append(tensor)
             value = arrays[source]
             shape = tuple(tensor.shape)
             if value.shape != shape and value.ndim == 2 and value.T.shape == shape:
@@ -153,7 +157,11 @@ class Side:
                 )
                 continue
             dtype = str(tensor.dtype).rsplit(".", 1)[-1]
-            update[name] = self.lib.to_tensor(value.astype(dtype))
+            update[name] = self.tensor(
+                value.astype("float32"), dtype if dtype == BFLOAT16 else None
+            )
+            if dtype != BFLOAT16:
+                update[name] = self.lib.to_tensor(value.astype(dtype))
         for name in sorted(set(arrays) - used):
             if name.rsplit(".", 1)[-1] not in TORCH_ONLY_BUFFERS:
                 problems.append(f"Paddle 没有与 `{name}` 对应的权重 (no paddle weight for it)")

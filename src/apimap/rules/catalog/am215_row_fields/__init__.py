@@ -47,9 +47,10 @@ def problems(row: ParamRow) -> Iterator[str]:
         yield f"kind: {kind} 需要 `diff` 说明不一致之处 (needs diff)"
     if kind not in _DIFF and row.diff is not None:
         yield f"kind: {kind} 不应有 `diff` (must not have diff)"
-    for name in ("setting", "paddle_value"):
-        if kind not in _SETTING and getattr(row, name) is not None:
-            yield f"kind: {kind} 不应有 `{name}` (must not have {name})"
+    if kind not in _SETTING and row.setting is not None:
+        yield f"kind: {kind} 不应有 `setting` (must not have setting)"
+    if kind not in _SETTING | _CONVERT and row.paddle_value is not None:
+        yield f"kind: {kind} 不应有 `paddle_value` (must not have paddle_value)"
     if kind not in _CONVERT and row.convert is not None:
         yield f"kind: {kind} 不应有 `convert` (must not have convert)"
 
