@@ -1,4 +1,4 @@
-"""Reading the rule fixtures under ``tests/fixtures/rules/<CODE>/``.
+"""Reading the rule fixtures that live beside each rule in ``apimap/rules/catalog/<code>_<slug>/``.
 
 A file fixture starts with ``# expect: CODE:LINE ...`` (empty for a good fixture) and may name
 the path it pretends to live at with ``# path: mappings/...``. A directory fixture holds a small
@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from apimap import loader
 from apimap.paths import record_path
+from apimap.rules.registry import HOMES, fixtures
+from apimap.stamps import digest, parse_stamp, stamp_file
 
-FIXTURES = Path(__file__).parent / "fixtures" / "rules"
+CATALOG = Path(next(iter(HOMES.values()))).parent
+"""The folder holding every rule's package (and its fixtures)."""
 _API = re.compile(r"^torch_api:\s*(\S+)\s*$", re.MULTILINE)
 
 
@@ -66,17 +70,35 @@ def read_dir_expectations(directory: Path) -> list[tuple[str, int, str]]:
 
 def fixture_entries(code: str) -> list[Path]:
     """The good and bad fixtures (files and directories) of one rule."""
-    folder = FIXTURES / code
-    return sorted(folder.iterdir()) if folder.is_dir() else []
+    return fixtures(code)
 
 
-CLEAN_RECORD = FIXTURES / "AM501" / "good" / "mappings" / "torch" / "torch.abs.yaml"
-"""A record that passes every rule (a copy of the real torch.abs record)."""
+def code_of(entry: Path) -> str:
+    """The rule code a fixture belongs to (from its rule's folder name)."""
+    return entry.parent.name.split("_", 1)[0].upper()
+
+
+CLEAN = HOMES["AM701"] / "good"
+CLEAN_RECORD = CLEAN / "mappings" / "torch" / "torch.abs.yaml"
+"""A record that passes every rule, with its current stamp beside it."""
 
 
 def copy_clean_record(root: Path) -> Path:
-    """Put the clean record at ``root/mappings/torch/torch.abs.yaml`` and return its path."""
-    target = root / "mappings" / "torch" / "torch.abs.yaml"
-    target.parent.mkdir(parents=True)
-    shutil.copy(CLEAN_RECORD, target)
-    return target
+    """Put the clean record (and its stamp) below ``root`` and return the record's path."""
+    for folder in ("mappings", "stamps"):
+        shutil.copytree(CLEAN / folder, root / folder, dirs_exist_ok=True)
+    return root / "mappings" / "torch" / "torch.abs.yaml"
+
+
+def restamp(record: Path, unproven: list[str] | None = None) -> None:
+    """Bind the record's stamp to its current data, as ``apimap verify --update`` would after a
+    successful run (``unproven``: what the new stamp says stayed unverified)."""
+    stamp_path = stamp_file(record)
+    assert stamp_path is not None
+    old = parse_stamp(stamp_path.read_bytes())
+    doc, _ = loader.load(record.read_bytes())
+    assert doc is not None
+    proven = replace(old.proven, unproven=list(unproven or []))
+    stamp_path.write_text(
+        replace(old, record=digest(doc.data), proven=proven).to_json(), encoding="utf-8"
+    )

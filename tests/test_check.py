@@ -9,8 +9,8 @@ import pytest
 from apimap import check
 from apimap.check import run_check
 from apimap.diagnostics import Severity
-from apimap.rules import RECORD_RULES
 from apimap.rules.base import Rule, Scope
+from apimap.rules.registry import RECORD_RULES
 from rule_fixtures import copy_clean_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +22,9 @@ def test_crashing_rule_becomes_a_diagnostic(
     def explode(ctx: object) -> list[object]:
         raise RuntimeError("boom")
 
-    broken = Rule("AM299", "坏规则 (broken)", Scope.RECORD, Severity.ERROR, "", explode)
+    broken = Rule(
+        "AM299", "坏规则 (broken)", Scope.RECORD, Severity.ERROR, "", why="", check=explode
+    )
     monkeypatch.setattr(check, "RECORD_RULES", [*RECORD_RULES, broken])
     record = copy_clean_record(tmp_path)
     result = run_check([record.parent.parent])
@@ -43,7 +45,12 @@ def test_cache_reuses_results_until_the_content_changes(tmp_path: Path) -> None:
     )
     third = run_check([tmp_path / "mappings"], cache_dir=cache)
     assert third.cached == 0
-    assert [d.code for d in third.diagnostics] == ["AM240"]
+    assert [d.code for d in third.diagnostics] == ["AM701", "AM240"]  # the edit staled the stamp
+    stamp = tmp_path / "stamps" / "torch" / "torch.abs.json"
+    stamp.unlink()
+    fourth = run_check([tmp_path / "mappings"], cache_dir=cache)
+    assert fourth.cached == 0  # the stamp is part of the key
+    assert "没有 stamps/torch/torch.abs.json" in fourth.diagnostics[0].message
 
 
 def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
@@ -76,4 +83,4 @@ def test_worker_pool_gives_the_same_result_as_one_process(
     serial = run_check([tmp_path / "mappings"], jobs=1)
     parallel = run_check([tmp_path / "mappings"], jobs=2)
     assert parallel.diagnostics == serial.diagnostics
-    assert {d.code for d in serial.diagnostics} == {"AM240", "AM250", "AM501"}
+    assert {d.code for d in serial.diagnostics} == {"AM240", "AM250", "AM501", "AM701"}

@@ -8,10 +8,11 @@ import pytest
 
 from apimap.allowlist import load_allowlist
 from apimap.check import check_source, relative_to_mappings, run_check
-from apimap.rules import ALL_RULES, RECORD_RULES
 from apimap.rules.base import Rule, Scope
+from apimap.rules.registry import ALL_RULES, RECORD_RULES
 from rule_fixtures import (
-    FIXTURES,
+    CATALOG,
+    code_of,
     fixture_entries,
     read_dir_expectations,
     read_file_fixture,
@@ -24,15 +25,15 @@ GENERATED_FIXTURES = {
 """Rules whose bad input is built by a test instead of a fixture file."""
 
 
-CROSS_CUTTING = {"AM301", "AM701"}
-"""Rules that would fire on nearly every fixture (canonical formatting, a missing verification
-stamp): they run only against their own fixtures, so that every other fixture lists exactly the
-problem it shows."""
+CROSS_CUTTING = {"AM220", "AM255", "AM301", "AM701", "AM703"}
+"""Rules that would fire on nearly every fixture (a call, values written out for clarity,
+canonical formatting, a verification stamp): they run only against their own fixtures, so that
+every other fixture lists exactly the problem it shows."""
 
 
 def reported_by_check(rule: Rule) -> bool:
     """Rules that ``apimap check`` reports (the verifier reports the others)."""
-    return rule.check is not None or rule.scope in {Scope.FILE, Scope.CORPUS}
+    return rule.scope is not Scope.VERIFY
 
 
 CHECK_CODES = [rule.code for rule in ALL_RULES if reported_by_check(rule)]
@@ -46,13 +47,13 @@ DIR_FIXTURES = [entry for code in CHECK_CODES for entry in fixture_entries(code)
 
 
 def _id(path: Path) -> str:
-    return str(path.relative_to(FIXTURES))
+    return str(path.relative_to(CATALOG))
 
 
 @pytest.mark.parametrize("fixture_file", FILE_FIXTURES, ids=_id)
 def test_file_fixture(fixture_file: Path) -> None:
     fixture = read_file_fixture(fixture_file)
-    code = fixture_file.parent.name
+    code = code_of(fixture_file)
     rules = [r for r in RECORD_RULES if r.code == code or r.code not in CROSS_CUTTING]
     result = check_source(
         str(fixture.virtual_path),
@@ -67,7 +68,7 @@ def test_file_fixture(fixture_file: Path) -> None:
 @pytest.mark.parametrize("fixture_dir", DIR_FIXTURES, ids=_id)
 def test_directory_fixture(fixture_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(fixture_dir)
-    code = fixture_dir.parent.name
+    code = code_of(fixture_dir)
     result = run_check(
         [Path("mappings")],
         ignore=CROSS_CUTTING - {code},
@@ -90,7 +91,7 @@ def test_every_rule_has_good_and_bad_fixtures(code: str) -> None:
 @pytest.mark.parametrize("fixture_file", FILE_FIXTURES, ids=_id)
 def test_bad_fixture_reports_its_own_code(fixture_file: Path) -> None:
     fixture = read_file_fixture(fixture_file)
-    code = fixture_file.parent.name
+    code = code_of(fixture_file)
     if fixture_file.name.startswith("bad"):
         assert code in {c for c, _ in fixture.expected}
     else:

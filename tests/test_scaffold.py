@@ -10,7 +10,7 @@ from apimap import loader
 from apimap.check import check_source
 from apimap.cli import main
 from apimap.paths import record_path
-from apimap.rules import RECORD_RULES
+from apimap.rules.registry import RECORD_RULES
 from apimap.validate import validate
 
 

@@ -21,6 +21,7 @@ RECORDS = [
     for data in [
         {
             "torch_api": "torch.dist",
+            "zh_name": "示例",
             "torch_signature": "torch.dist(input, other, p=2)",
             "paddle_api": "paddle.dist",
             "category": "names_differ",
@@ -32,18 +33,20 @@ RECORDS = [
         },
         {
             "torch_api": "torch.abs",
+            "zh_name": "示例",
             "torch_signature": "torch.abs(input, *, out=None)",
             "paddle_api": "paddle.abs",
-            "paddle_param_aliases": {"input": "x"},
+            "paddle_accepts": {"input": "x"},
             "category": "identical",
             "params": [
                 {"torch": "input", "paddle": "x", "kind": "rename", "desc": "输入"},
                 {"torch": "out", "paddle": "out", "kind": "same", "desc": "输出"},
             ],
-            "aliases": ["torch.absolute"],
+            "torch_aliases": ["torch.absolute"],
         },
         {
             "torch_api": "torch.nn.Softmax",
+            "zh_name": "示例",
             "torch_signature": "torch.nn.Softmax(dim=None)",
             "paddle_api": "paddle.nn.Softmax",
             "paddle_signature": "paddle.nn.Softmax(axis=-1, name=None)",
@@ -52,6 +55,7 @@ RECORDS = [
         },
         {
             "torch_api": "torch.load",
+            "zh_name": "示例",
             "torch_signature": "torch.load(f, map_location=None, *, mmap=None)",
             "paddle_api": "paddle.load",
             "category": "torch_more",
@@ -61,9 +65,24 @@ RECORDS = [
                 {"torch": "mmap", "kind": "torch_only", "desc": "映射", "action": "delete"},
             ],
         },
-        {"torch_api": "torch.only_ours", "paddle_api": "paddle.only_ours", "category": "identical"},
-        {"torch_api": "torch.fmod", "category": "composite", "summary": "组合。"},
-        {"torch_api": "torch.gone", "paddle_api": "paddle.gone", "category": "identical"},
+        {
+            "torch_api": "torch.only_ours",
+            "zh_name": "示例",
+            "paddle_api": "paddle.only_ours",
+            "category": "identical",
+        },
+        {
+            "torch_api": "torch.fmod",
+            "zh_name": "示例",
+            "category": "composite",
+            "summary": "组合。",
+        },
+        {
+            "torch_api": "torch.gone",
+            "zh_name": "示例",
+            "paddle_api": "paddle.gone",
+            "category": "identical",
+        },
     ]
 ]
 
@@ -124,7 +143,7 @@ def test_every_kind_of_difference_is_found() -> None:
 def test_a_rename_paddle_accepts_under_the_torch_name_agrees() -> None:
     abs_record = RECORDS[1]
     assert not [d for d in cross_check([abs_record], RULES) if d.api == "torch.abs"]
-    without_alias = abs_record.model_copy(update={"paddle_param_aliases": {}})
+    without_alias = abs_record.model_copy(update={"paddle_accepts": {}})
     assert [d for d in cross_check([without_alias], RULES) if d.api == "torch.abs"] == [
         Difference(Kind.RENAME, "torch.abs", "`input` → `x`", "`input` → `input`")
     ]

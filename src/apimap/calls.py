@@ -320,7 +320,7 @@ def _translate_call(
         by_keyword = {k: v for k, v in bound.values.items() if k.lstrip("*") in keyword_names}
         keyword_bound = Bound(bound.signature, by_keyword, [])
         positional, keywords = _paddle_arguments(record, state, keyword_bound, node)
-        positional = [*node.args, *positional]
+        positional = [*_kept_in_place(record, bound, node), *positional]
     else:
         positional, keywords = _paddle_arguments(record, state, bound, node)
     if receiver is not None and _paddle_is_member(target):
@@ -344,6 +344,22 @@ def _translate_call(
     return ast.Call(func, positional, keywords)
 
 
+def _kept_in_place(record: Record, bound: Bound, node: ast.Call) -> list[ast.expr]:
+    """Positional arguments as a person migrating by hand keeps them: in place, converted
+    where the row says how."""
+    kept: list[ast.expr] = []
+    by_position = {
+        id(value): name for name, value in bound.values.items() if isinstance(value, ast.expr)
+    }
+    for arg in node.args:
+        row = derived.row_for(record, by_position.get(id(arg), ""))
+        if row is not None and row.convert is not None:
+            kept.append(_substitute(_expression(row.convert, "convert"), arg))
+        else:
+            kept.append(arg)
+    return kept
+
+
 @dataclass
 class Bound:
     """The arguments of one use, by torch parameter (spelled as rows spell them)."""
@@ -354,8 +370,36 @@ class Bound:
     """Parameters passed by position, in order."""
 
 
+_TENSOR_NAMES = frozenset(
+    {"input", "other", "tensor", "tensors", "x", "y", "vec", "vec2", "mat1", "mat2", "weight"}
+)
+_NUMBER_NAMES = frozenset(
+    {"self", "dim", "dims", "axis", "k", "n", "chunks", "dim0", "dim1", "start_dim", "end_dim"}
+)
+"""Parameter names that usually take a tensor, or a number (``self`` of ``pow(self, exponent)``
+is the number overload)."""
+
+
+def _fit(bound: Bound) -> int:
+    """How well the arguments' look fits the overload: names of inputs go to tensor parameters,
+    literal numbers to number parameters."""
+    score = 0
+    for name, value in bound.values.items():
+        if not isinstance(value, ast.expr):
+            continue
+        number = isinstance(value, ast.Constant) or (
+            isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant)
+        )
+        if isinstance(value, ast.Name):
+            score += (name in _TENSOR_NAMES) - (name in _NUMBER_NAMES)
+        elif number:
+            score += name in _NUMBER_NAMES
+    return score
+
+
 def bind(record: Record, node: ast.Call) -> Bound:
-    """Bind a call's arguments to the first torch overload that accepts them."""
+    """Bind a call's arguments to the torch overload that accepts them and fits them best (the
+    first one on a tie)."""
     if any(isinstance(arg, ast.Starred) for arg in node.args) or any(
         keyword.arg is None for keyword in node.keywords
     ):
@@ -366,12 +410,15 @@ def bind(record: Record, node: ast.Call) -> Bound:
             raise CallError("没有可解析的 PyTorch 签名 (no parsable torch signature)", node.lineno)
         return Bound(Signature(record.torch_api, ()), {}, [])
     errors: list[str] = []
+    found: list[Bound] = []
     for signature in overloads:
         try:
-            return _bind_one(signature, node)
+            found.append(_bind_one(signature, node))
         except CallError as exc:
             errors.append(exc.detail)
-    raise CallError(errors[0], node.lineno)
+    if not found:
+        raise CallError(errors[0], node.lineno)
+    return max(found, key=_fit)
 
 
 def _bind_one(signature: Signature, node: ast.Call) -> Bound:
@@ -620,6 +667,8 @@ def _literal_default(param: Param) -> ast.expr | None:
 
 SCALARS = {"scalar": 0.5, "int_scalar": 2}
 """The Python numbers the scalar probes pass in place of a tensor argument."""
+_NOT_SCALAR = frozenset({"out"})
+"""Parameters that take a tensor to write into: a number there tells nothing."""
 
 
 def scalar_forms(record: Record, code: str, arrays: set[str]) -> list[tuple[str, str, str]]:
@@ -643,7 +692,7 @@ def scalar_forms(record: Record, code: str, arrays: set[str]) -> list[tuple[str,
         except CallError:
             continue
         for param, value in bound.values.items():
-            if not (isinstance(value, ast.Name) and value.id in arrays):
+            if param in _NOT_SCALAR or not (isinstance(value, ast.Name) and value.id in arrays):
                 continue
             for kind, number in SCALARS.items():
                 original = value.id

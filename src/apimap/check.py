@@ -245,14 +245,26 @@ def read_stamp(record_file: Path) -> bytes | None:
 
 
 def iter_record_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Record files below ``paths`` (``*.yaml`` files, sorted), plus named files as given."""
+    """Record files below ``paths``, plus named files as given.
+
+    In a folder, records are the ``*.yaml`` files below a ``mappings`` folder (the folder
+    itself may be one), outside hidden folders: ``apimap fmt .`` must never touch a CI
+    workflow or a pre-commit configuration.
+    """
     for path in paths:
         if path.is_dir():
-            yield from sorted(
-                p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file()
-            )
+            yield from sorted(p for p in path.rglob("*") if _is_record_file(p))
         else:
             yield path
+
+
+def _is_record_file(path: Path) -> bool:
+    if path.suffix not in {".yaml", ".yml"} or not path.is_file():
+        return False
+    absolute = path.absolute()
+    if any(part.startswith(".") for part in absolute.parts):
+        return False
+    return relative_to_mappings(absolute) is not None
 
 
 def run_check(

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.report import FORMATS
 
@@ -45,10 +46,8 @@ def run_check_command(args: argparse.Namespace) -> int:
     from apimap.report import WRITERS
     from apimap.workflow_commands import apply_fixes
 
-    paths = [Path(p) for p in args.paths] or [Path("mappings")]
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        print(f"apimap check: 路径不存在 (no such path): {', '.join(missing)}", file=sys.stderr)
+    paths = existing_paths("check", args.paths)
+    if paths is None:
         return EXIT_USAGE
     if args.fix:
         apply_fixes(paths)

@@ -92,8 +92,8 @@ class Difference(_Model):
 class MissingInfo(_Model):
     """功能缺失的原因 / why paddle has no counterpart."""
 
-    reason: MissingReason
-    label: str
+    reason: MissingReason | None
+    label: str | None
     detail: str
     instead: str | None
 
@@ -250,7 +250,7 @@ def exported_api(entry: Entry) -> ExportedApi:
         missing=(
             MissingInfo(
                 reason=missing.reason,
-                label=missing.reason.label,
+                label=missing.reason.label if missing.reason else None,
                 detail=missing.detail,
                 instead=missing.instead,
             )

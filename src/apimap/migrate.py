@@ -44,7 +44,7 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
             continue
         elif key == "reason":
             guessed = missing_reason(value) if isinstance(value, str) else None
-            out["missing"] = {"reason": guessed or TODO, "detail": value}
+            out["missing"] = {"reason": guessed, "detail": value} if guessed else {"detail": value}
         elif key == "params" and isinstance(value, list):
             out[key] = [_row(row) for row in value]
         elif key == "examples" and isinstance(value, list):
@@ -80,11 +80,14 @@ def _row(row: Any) -> Any:
         return row
     out = dict(row)
     kind = out.get("kind")
-    if kind == "same" and out.get("paddle") in {None, out.get("torch")}:
-        out.pop("kind")
+    same_name = out.get("paddle") == out.get("torch")
+    if kind in {None, "same"} and (same_name or "paddle" not in out):
+        out.pop("kind", None)
         out.pop("paddle", None)
-    elif kind == "rename" and out.get("paddle") not in {None, out.get("torch")}:
+    elif kind == "rename" and "paddle" in out and not same_name:
         out.pop("kind")
+    elif kind in {"default_diff", "type_diff", "usage_diff"} and same_name:
+        out.pop("paddle")
     return out
 
 
@@ -138,12 +141,15 @@ def missing_reason(text: str) -> str | None:
 
 
 def _drop_default_links(out: dict[str, Any]) -> None:
-    api = out.get("torch_api")
-    if isinstance(api, str) and out.get("torch_url") == default_torch_url(api):
-        out.pop("torch_url")
-    paddle = out.get("paddle_api")
-    if isinstance(paddle, str) and out.get("paddle_url") == default_paddle_url(paddle):
-        out.pop("paddle_url")
+    api, paddle = out.get("torch_api"), out.get("paddle_api")
+    if "torch_url" in out and isinstance(api, str) and out["torch_url"] == default_torch_url(api):
+        del out["torch_url"]
+    if (
+        "paddle_url" in out
+        and isinstance(paddle, str)
+        and out["paddle_url"] == default_paddle_url(paddle)
+    ):
+        del out["paddle_url"]
 
 
 def _api_type(out: dict[str, Any]) -> str | None:

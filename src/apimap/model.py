@@ -53,7 +53,7 @@ ParamName = Annotated[str, StringConstraints(pattern=r"^(\*{1,2})?[A-Za-z_][A-Za
 """A parameter as a row writes it: ``dim``, ``*size`` for varargs, ``**kwargs``."""
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 PackageName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_.-]*$")]
-ProbeId = Annotated[str, StringConstraints(pattern=r"^[a-z_]+(:[A-Za-z0-9_*]+)?$")]
+ProbeId = Annotated[str, StringConstraints(pattern=r"^(\*|[a-z_*]+(:[A-Za-z0-9_*]+)?)$")]
 """A probe of ``apimap verify``: ``positional``, ``dtype:uint8``, ``scalar:other`` ..."""
 Url = Annotated[str, StringConstraints(pattern=r"^https://[^\s<>\"'`]+$")]
 Names = ParamName | list[ParamName]
@@ -130,9 +130,24 @@ class Execution(_Strict):
     / results compared by type, dtype and shape only, with the reason."""
 
 
+class Setup(_Strict):
+    """调用前两侧各自运行的准备代码，如构造要调用其方法的对象
+    / code each side runs before the call, e.g. building the object whose method is called."""
+
+    torch: Code
+    """PyTorch 侧的准备代码 / the torch side."""
+
+    paddle: Code
+    """Paddle 侧的准备代码 / the paddle side."""
+
+
 class _CallCode(_Strict):
     when: Inline | None = None
     """这次调用说明什么 / what this call shows."""
+
+    setup: Setup | None = None
+    """准备代码；其中构造的层在两侧使用相同的权重 / setup code; layers it builds get the same
+    weights on both sides."""
 
     torch: Code
     """调用本 API 的 PyTorch 代码（一个表达式或几行语句）；除本 API 与 dtype 外不使用 torch
@@ -208,9 +223,10 @@ class Considered(_Strict):
 class Missing(_Strict):
     """功能缺失的原因 / why Paddle has no counterpart (category 7)."""
 
-    reason: MissingReason
-    """原因分类：cheap 可低成本新增、needs_kernels 需要新的底层设计、design_differs 设计差异过大、
-    deprecated PyTorch 已弃用、experimental PyTorch 实验性功能 / the class of reason."""
+    reason: MissingReason | None = None
+    """原因分类（必填，导入的旧记录可能暂缺）：cheap 可低成本新增、needs_kernels 需要新的底层设计、
+    design_differs 设计差异过大、deprecated PyTorch 已弃用、experimental PyTorch 实验性功能
+    / the class of reason (required; an imported record may lack it until a person decides)."""
 
     detail: Sentence
     """具体说明 / the explanation."""

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.fix import run_fix
 from apimap.fmt import run_fmt
@@ -33,18 +34,9 @@ def configure_diff(diff: argparse.ArgumentParser) -> None:
     diff.set_defaults(handler=run_diff_command)
 
 
-def _existing(command: str, given: Sequence[str]) -> list[Path] | None:
-    paths = [Path(p) for p in given] or [Path("mappings")]
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        print(f"apimap {command}: 路径不存在 (no such path): {', '.join(missing)}", file=sys.stderr)
-        return None
-    return paths
-
-
 def run_fmt_command(args: argparse.Namespace) -> int:
     """Format (or with ``--check`` list) the files; exit 1 if some would change or fail."""
-    paths = _existing("fmt", args.paths)
+    paths = existing_paths("fmt", args.paths)
     if paths is None:
         return EXIT_USAGE
     result = run_fmt(paths, check_only=args.check)

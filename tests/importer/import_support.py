@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from apimap.importer.inline import unescape
+from apimap.corpus import Entry
 from apimap.model import Record
 from apimap.render import views
-from apimap.render.corpus import api_docname
+from apimap.render.names import api_docname
 from apimap.render.templates import environment, render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,14 +23,21 @@ _ANGLE_LINK = re.compile(r"\]\(<([^>]*)>\)")
 
 
 def render_page(record: Record) -> str:
-    """The site renderer's page for ``record``."""
-    return render(_ENV, "api.md.j2", api_docname(record.torch_api), page=views.api_page(record))
+    """The site renderer's page for ``record`` (as unverified: a legacy page has no stamp)."""
+    page = views.api_page(Entry(record, "", ""))
+    return render(_ENV, "api.md.j2", api_docname(record.torch_api), page=page)
+
+
+_GENERATED_LEAD = re.compile(r"^(\[.*\]\{\.apimap-badge.*\}|TODO|未经验证的部分：.*)$")
+"""Lines the site adds under the title that a legacy page never has: the verification badge,
+and the Chinese name an imported record still owes (``TODO``)."""
 
 
 def _without_site_frame(lines: list[str]) -> list[str]:
-    """Drop the MyST front matter and the navigation footer the site adds."""
+    """Drop the MyST front matter, the generated lines under the title and the footer."""
     if lines and lines[0] == "---" and "---" in lines[1:]:
         lines = lines[lines.index("---", 1) + 1 :]
+    lines = [line for line in lines if not _GENERATED_LEAD.match(line.strip())]
     while lines and not lines[-1].strip():
         lines = lines[:-1]
     if len(lines) >= 2 and lines[-1].endswith("tables.md)") and "---" in lines[-3:]:

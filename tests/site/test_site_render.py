@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from apimap.render import corpus as corpus_module
+from apimap import corpus as corpus_module
+from apimap.corpus import CorpusError, load_entries
 from apimap.render import views as views_module
 from apimap.render.chart import PackageCounts, coverage_svg
-from apimap.render.corpus import RenderError, api_docname, load_entries
-from apimap.render.names import INDEX_SCRIPT
+from apimap.render.names import INDEX_SCRIPT, api_docname
 from apimap.render.packages import OTHER, package_of
 from apimap.render.site import render_site
 from apimap.render.writer import MARKER, OutputFolderError, sync_tree
-from apimap.rules import ALL_RULES
+from apimap.rules.registry import ALL_RULES, fixtures
 from conftest import CORPUS, copy_corpus, corpus_sources
 
 
@@ -54,8 +54,8 @@ def test_an_api_listed_twice_is_an_error(tmp_path: Path) -> None:
     mappings = copy_corpus(tmp_path)
     softmax = mappings / "torch" / "nn" / "torch.nn.^Softmax.yaml"
     text = softmax.read_text(encoding="utf-8")
-    softmax.write_text(text + "aliases:\n  - torch.absolute\n", encoding="utf-8")
-    with pytest.raises(RenderError) as raised:
+    softmax.write_text(text + "torch_aliases:\n  - torch.absolute\n", encoding="utf-8")
+    with pytest.raises(CorpusError) as raised:
         render_site(corpus_sources(mappings))
     assert any("torch.absolute" in problem for problem in raised.value.problems)
 
@@ -65,14 +65,14 @@ def test_the_same_record_twice_is_an_error(tmp_path: Path) -> None:
     copy = mappings / "elsewhere" / "torch.abs.yaml"
     copy.parent.mkdir()
     shutil.copy(mappings / "torch" / "torch.abs.yaml", copy)
-    with pytest.raises(RenderError, match=r"torch\.abs"):
+    with pytest.raises(CorpusError, match=r"torch\.abs"):
         load_entries(mappings)
 
 
 def test_a_broken_file_is_reported_not_raised(tmp_path: Path) -> None:
     mappings = copy_corpus(tmp_path)
     (mappings / "torch" / "torch.broken.yaml").write_text("torch_api: [\n", encoding="utf-8")
-    with pytest.raises(RenderError) as raised:
+    with pytest.raises(CorpusError) as raised:
         load_entries(mappings)
     assert raised.value.problems[0].startswith(str(mappings / "torch" / "torch.broken.yaml"))
     assert "AM002" in raised.value.problems[0]
@@ -111,11 +111,11 @@ def test_rules_page_lists_every_rule_with_its_first_bad_fixture(
     page = rendered["rules.md"].decode()
     for rule in ALL_RULES:
         assert f"## {rule.code} " in page
-    fixtures = corpus_sources().fixtures / "AM201"
-    first_bad = sorted(fixtures.glob("bad*.yaml"))
-    if first_bad:
-        assert f"`{first_bad[0].name}`" in page
-        assert first_bad[0].read_text(encoding="utf-8").splitlines()[1] in page
+    first_bad = [path for path in fixtures("AM201") if path.name.startswith("bad")][0]
+    assert f"`{first_bad.name}`" in page
+    assert first_bad.read_text(encoding="utf-8").splitlines()[1] in page
+    assert "为了数值稳定" not in page
+    assert "`apimap check --fix` 会填写或改正推导出的分类" in page
 
 
 def test_filter_index_lists_records_and_aliases(rendered: dict[str, bytes]) -> None:
@@ -203,9 +203,9 @@ def test_page_cache_renders_only_changed_records(
     built: list[str] = []
     original = views_module.api_page
 
-    def counting(record: Any) -> Any:
-        built.append(record.torch_api)
-        return original(record)
+    def counting(entry: Any) -> Any:
+        built.append(entry.api)
+        return original(entry)
 
     monkeypatch.setattr(views_module, "api_page", counting)
     assert render_site(sources) == rendered

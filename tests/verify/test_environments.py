@@ -1,4 +1,4 @@
-"""torchvision records are verified in their own interpreter, against their own pins."""
+"""Which environment runs which side, and the pins each must have."""
 
 from __future__ import annotations
 
@@ -8,39 +8,38 @@ from pathlib import Path
 import pytest
 
 from apimap.pins import PINS, VISION_PINS, pins_for
-from apimap.verify.run import environments, load_record
-
-ROOT = Path(__file__).resolve().parents[2]
-TORCH_RECORD = ROOT / "mappings" / "torch" / "torch.abs.yaml"
-VISION_RECORD = ROOT / "mappings" / "torchvision" / "transforms" / "torchvision.transforms.^Normalize.yaml"
-
-
-def _records() -> list:  # type: ignore[type-arg]
-    loaded = [load_record(TORCH_RECORD)[0], load_record(VISION_RECORD)[0]]
-    assert all(record is not None for record in loaded)
-    return loaded
+from apimap.verify.environments import (
+    MAIN_PADDLE,
+    MAIN_TORCH,
+    VISION_PYTHON_VARIABLE,
+    VISION_TORCH,
+    environments,
+    torch_environment,
+)
 
 
-def test_without_a_vision_interpreter_everything_runs_here(
+def test_torchvision_records_run_their_torch_side_apart() -> None:
+    assert torch_environment("torch.abs") == MAIN_TORCH
+    assert torch_environment("torchvision.transforms.Resize") == VISION_TORCH
+    assert torch_environment("transformers.activations.get_activation") == MAIN_TORCH
+
+
+def test_the_vision_interpreter_is_found_only_where_it_exists(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv("APIMAP_VISION_PYTHON", raising=False)
-    monkeypatch.chdir(tmp_path)  # no .venv-vision here
-    [only] = environments(_records())
-    assert (only.python, only.pins, only.records) == (sys.executable, PINS, frozenset({0, 1}))
-
-
-def test_torchvision_records_go_to_the_vision_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("APIMAP_VISION_PYTHON", "/opt/vision/bin/python")
-    main, vision = environments(_records())
-    assert (main.python, main.records) == (sys.executable, frozenset({0}))
-    assert (vision.python, vision.pins, vision.records) == (
-        "/opt/vision/bin/python",
-        VISION_PINS,
-        frozenset({1}),
-    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(VISION_PYTHON_VARIABLE, raising=False)
+    assert environments()[VISION_TORCH].python is None
+    python = tmp_path / "python"
+    python.write_text("", encoding="utf-8")
+    monkeypatch.setenv(VISION_PYTHON_VARIABLE, str(python))
+    found = environments()
+    assert found[VISION_TORCH].python == str(python)
+    assert found[VISION_TORCH].pins == {"torch": "2.14.1", "torchvision": "0.29.1"}
+    assert found[MAIN_TORCH].python == found[MAIN_PADDLE].python == sys.executable
+    assert found[MAIN_PADDLE].side == "paddle"
 
 
 def test_pins_follow_the_package() -> None:
     assert pins_for("torch.abs") == PINS
-    assert pins_for("torchvision.transforms.Resize")["torchvision"] == "0.29.1"
+    assert pins_for("torchvision.transforms.Resize") == VISION_PINS

@@ -5,16 +5,17 @@ from __future__ import annotations
 import pytest
 
 from apimap.verify.aliases import call_accepts, documented_aliases
-from apimap.verify.libraries import ApiNotFound, Libraries, resolve
+from apimap.verify.libraries import ApiNotFound, resolve
+from apimap.verify.sides import Side
 from apimap.verify.readers import read, without_leading_defaults
 
 
-def _texts(libs: Libraries, api: str) -> list[tuple[str, str]]:
+def _texts(api: str) -> list[tuple[str, str]]:
     return [(o.source, o.text(api)) for o in read(resolve(api)).overloads]
 
 
-def test_python_signature(libs: Libraries) -> None:
-    assert _texts(libs, "torch.nn.utils.rnn.pack_padded_sequence") == [
+def test_python_signature(torch_side: Side, paddle_side: Side) -> None:
+    assert _texts("torch.nn.utils.rnn.pack_padded_sequence") == [
         (
             "inspect",
             "torch.nn.utils.rnn.pack_padded_sequence(input, lengths, batch_first=False, "
@@ -23,24 +24,24 @@ def test_python_signature(libs: Libraries) -> None:
     ]
 
 
-def test_builtin_from_stub(libs: Libraries) -> None:
-    assert ("stub", "torch.abs(input, *, out=None)") in _texts(libs, "torch.abs")
+def test_builtin_from_stub(torch_side: Side, paddle_side: Side) -> None:
+    assert ("stub", "torch.abs(input, *, out=None)") in _texts("torch.abs")
 
 
-def test_stub_overloads(libs: Libraries) -> None:
-    stubs = [text for source, text in _texts(libs, "torch.sum") if source == "stub"]
+def test_stub_overloads(torch_side: Side, paddle_side: Side) -> None:
+    stubs = [text for source, text in _texts("torch.sum") if source == "stub"]
     assert "torch.sum(input, *, dtype=None)" in stubs
     assert "torch.sum(input, dim, keepdim=False, *, dtype=None, out=None)" in stubs
 
 
-def test_tensor_method_from_stub_without_self(libs: Libraries) -> None:
-    stubs = [text for source, text in _texts(libs, "torch.Tensor.view") if source == "stub"]
+def test_tensor_method_from_stub_without_self(torch_side: Side, paddle_side: Side) -> None:
+    stubs = [text for source, text in _texts("torch.Tensor.view") if source == "stub"]
     assert "torch.Tensor.view(*size)" in stubs
     assert "torch.Tensor.view(dtype)" in stubs
 
 
-def test_docstring_only(libs: Libraries) -> None:
-    assert _texts(libs, "torch.linalg.norm") == [
+def test_docstring_only(torch_side: Side, paddle_side: Side) -> None:
+    assert _texts("torch.linalg.norm") == [
         (
             "docstring",
             "torch.linalg.norm(input, ord=None, dim=None, keepdim=False, *, out=None, dtype=None)",
@@ -48,7 +49,7 @@ def test_docstring_only(libs: Libraries) -> None:
     ]
 
 
-def test_optional_by_overload_has_an_unknown_default(libs: Libraries) -> None:
+def test_optional_by_overload_has_an_unknown_default(torch_side: Side, paddle_side: Side) -> None:
     signatures = read(resolve("torch.rand"))
     generators = [
         o.find("generator")
@@ -65,18 +66,18 @@ def test_docstring_defaults_python_cannot_express() -> None:
     )
 
 
-def test_paddle_signature_and_method(libs: Libraries) -> None:
-    assert _texts(libs, "paddle.abs") == [("inspect", "paddle.abs(x, name=None, *, out=None)")]
-    assert _texts(libs, "paddle.Tensor.reshape") == [
+def test_paddle_signature_and_method(torch_side: Side, paddle_side: Side) -> None:
+    assert _texts("paddle.abs") == [("inspect", "paddle.abs(x, name=None, *, out=None)")]
+    assert _texts("paddle.Tensor.reshape") == [
         ("inspect", "paddle.Tensor.reshape(shape, name=None)")
     ]
 
 
-def test_attribute_wins_over_submodule(libs: Libraries) -> None:
+def test_attribute_wins_over_submodule(torch_side: Side, paddle_side: Side) -> None:
     assert callable(resolve("paddle.nn.utils.clip_grad_value_").obj)
 
 
-def test_missing_api(libs: Libraries) -> None:
+def test_missing_api(torch_side: Side, paddle_side: Side) -> None:
     with pytest.raises(ApiNotFound) as missing:
         resolve("torch.nn.BatchNorm1D")
     assert missing.value.found == "torch.nn"
@@ -85,8 +86,8 @@ def test_missing_api(libs: Libraries) -> None:
     assert missing.value.found is None
 
 
-def test_paddle_aliases(libs: Libraries) -> None:
-    assert documented_aliases(libs.paddle.sum.__doc__) == {"input": "x", "dim": "axis"}
-    tensor = [libs.paddle.to_tensor([0.5])]
-    assert call_accepts(libs.paddle.multiply, "input", "x", ["x", "y"], tensor) is True
-    assert call_accepts(libs.paddle.nn.functional.relu, "input", "x", ["x"], tensor) is False
+def test_paddle_aliases(torch_side: Side, paddle_side: Side) -> None:
+    assert documented_aliases(paddle_side.lib.sum.__doc__) == {"input": "x", "dim": "axis"}
+    tensor = [paddle_side.lib.to_tensor([0.5])]
+    assert call_accepts(paddle_side.lib.multiply, "input", "x", ["x", "y"], tensor) is True
+    assert call_accepts(paddle_side.lib.nn.functional.relu, "input", "x", ["x"], tensor) is False

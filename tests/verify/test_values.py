@@ -1,99 +1,165 @@
-"""Comparing the results of the two snippets (real torch and paddle objects)."""
+"""Results encoded by each side's worker and compared in the parent (real torch and paddle)."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from apimap.verify.libraries import Libraries
-from apimap.verify.values import Tolerance, comparable, compare, is_tensor
+import numpy as np
+import pytest
+
+from apimap.verify.sides import Side
+from apimap.verify.values import TooLarge, Tolerance, comparable, compare, encode
 
 EXACT = Tolerance()
 
 
-def test_tensors_are_told_apart_by_module(libs: Libraries) -> None:
-    assert is_tensor(libs.torch.zeros(2))
-    assert is_tensor(libs.paddle.zeros([2]))
-    assert is_tensor(libs.paddle.nn.Linear(2, 2).weight)
-    assert not is_tensor(libs.paddle.nn.Linear(2, 2))
-    assert not is_tensor(libs.torch.Size([2]))
+def _both(torch_side: Side, paddle_side: Side, left: Any, right: Any) -> tuple[Any, Any]:
+    return encode(left, torch_side), encode(right, paddle_side)
 
 
-def test_equal_tensors(libs: Libraries) -> None:
-    data = np.arange(6, dtype="float32").reshape(2, 3)
-    assert compare("y", libs.torch.from_numpy(data), libs.paddle.to_tensor(data), EXACT) == []
-
-
-def test_dtype_mismatch_shows_both_sides(libs: Libraries) -> None:
-    data = np.ones(3, dtype="float32")
-    [message] = compare(
-        "y", libs.torch.from_numpy(data), libs.paddle.to_tensor(data.astype("float64")), EXACT
+def test_tensors_become_arrays_with_dtype_and_gradient_flag(
+    torch_side: Side, paddle_side: Side
+) -> None:
+    torch = torch_side.lib
+    value = encode(torch.ones(2, 3, requires_grad=True), torch_side)
+    assert (value["t"], value["dtype"], value["shape"], value["grad"]) == (
+        "tensor",
+        "float32",
+        [2, 3],
+        True,
     )
+    weight = encode(paddle_side.lib.nn.Linear(2, 2).weight, paddle_side)
+    assert weight["grad"] is True
+    assert encode(paddle_side.lib.nn.Linear(2, 2), paddle_side)["t"] == "opaque"
+
+
+def test_equal_tensors(torch_side: Side, paddle_side: Side) -> None:
+    data = np.arange(6, dtype="float32").reshape(2, 3)
+    left, right = _both(
+        torch_side, paddle_side, torch_side.lib.from_numpy(data), paddle_side.lib.to_tensor(data)
+    )
+    assert compare("y", left, right, EXACT) == []
+
+
+def test_dtype_mismatch_shows_both_sides(torch_side: Side, paddle_side: Side) -> None:
+    data = np.ones(3, dtype="float32")
+    left, right = _both(
+        torch_side,
+        paddle_side,
+        torch_side.lib.from_numpy(data),
+        paddle_side.lib.to_tensor(data.astype("float64")),
+    )
+    [message] = compare("y", left, right, EXACT)
     assert "dtype" in message
     assert "torch float32 [3]，paddle float64 [3]" in message
 
 
-def test_shape_mismatch(libs: Libraries) -> None:
-    [message] = compare("y", libs.torch.zeros(2, 3), libs.paddle.zeros([3, 2]), EXACT)
-    assert "形状不同" in message
-    assert "torch float32 [2, 3]，paddle float32 [3, 2]" in message
+def test_gradient_flags_differ_only_where_compared(torch_side: Side, paddle_side: Side) -> None:
+    weight = paddle_side.lib.nn.Linear(2, 2).weight
+    left, right = _both(torch_side, paddle_side, torch_side.lib.zeros(2, 2), weight * 0)
+    assert "requires grad differs" in compare("y", left, right, EXACT)[0]
+    assert compare("y", left, right, Tolerance(grad=False)) == []
 
 
-def test_tolerance(libs: Libraries) -> None:
-    left = libs.torch.tensor([1.0, 2.0, 3.0])
-    right = libs.paddle.to_tensor([1.0, 2.0 + 1e-4, 3.5])
+def test_bfloat16_travels_as_float32(torch_side: Side, paddle_side: Side) -> None:
+    left = encode(torch_side.lib.ones(2, dtype=torch_side.lib.bfloat16), torch_side)
+    right = encode(paddle_side.lib.ones([2], dtype="bfloat16"), paddle_side)
+    assert (left["dtype"], left["storage"]) == ("bfloat16", "float32")
+    assert compare("y", left, right, EXACT) == []
+
+
+def test_half_precision_has_its_own_tolerance(torch_side: Side, paddle_side: Side) -> None:
+    left = encode(torch_side.lib.tensor([1.0], dtype=torch_side.lib.float16), torch_side)
+    right = encode(paddle_side.lib.to_tensor([1.004], dtype="float16"), paddle_side)
+    assert compare("y", left, right, EXACT) == []
+
+
+def test_tolerance(torch_side: Side, paddle_side: Side) -> None:
+    left, right = _both(
+        torch_side,
+        paddle_side,
+        torch_side.lib.tensor([1.0, 2.0, 3.0]),
+        paddle_side.lib.to_tensor([1.0, 2.0 + 1e-4, 3.5]),
+    )
     [message] = compare("y", left, right, Tolerance(rtol=0.0, atol=1e-3))
     assert "1/3" in message
     assert "[2]: torch 3 / paddle 3.5" in message
     assert compare("y", left, right, Tolerance(rtol=0.0, atol=1.0)) == []
 
 
-def test_integer_values_are_exact(libs: Libraries) -> None:
-    [message] = compare("i", libs.torch.tensor([1, 2]), libs.paddle.to_tensor([1, 3]), EXACT)
+def test_integer_values_are_exact(torch_side: Side, paddle_side: Side) -> None:
+    left, right = _both(
+        torch_side, paddle_side, torch_side.lib.tensor([1, 2]), paddle_side.lib.to_tensor([1, 3])
+    )
+    [message] = compare("i", left, right, EXACT)
     assert "exact" in message
     assert "[1]: torch 2 / paddle 3" in message
 
 
-def test_nan_equals_nan(libs: Libraries) -> None:
+def test_nan_equals_nan(torch_side: Side, paddle_side: Side) -> None:
     nan = float("nan")
-    assert compare("y", libs.torch.tensor([nan]), libs.paddle.to_tensor([nan]), EXACT) == []
-    assert compare("y", nan, nan, EXACT) == []
+    left, right = _both(
+        torch_side, paddle_side, torch_side.lib.tensor([nan]), paddle_side.lib.to_tensor([nan])
+    )
+    assert compare("y", left, right, EXACT) == []
+    assert compare("y", encode(nan, torch_side), encode(nan, paddle_side), EXACT) == []
 
 
-def test_containers(libs: Libraries) -> None:
-    assert compare("t", [1, (2, "a")], [1, (2, "a")], EXACT) == []
-    assert compare("t", [1, 2], [1, 2, 3], EXACT) == [
-        "`t`：长度不同 (length differs)：torch 2，paddle 3"
-    ]
-    assert compare("t", [1, 2], (1, 2), EXACT) == [
-        "`t`：类型不同 (types differ)：torch list，paddle tuple"
-    ]
-    assert "键不同" in compare("d", {"a": 1}, {"b": 1}, EXACT)[0]
-    [message] = compare("d", {"a": [libs.torch.ones(1)]}, {"a": [libs.paddle.zeros([1])]}, EXACT)
+def test_containers(torch_side: Side, paddle_side: Side) -> None:
+    def same(left: Any, right: Any) -> list[str]:
+        return compare("t", encode(left, torch_side), encode(right, paddle_side), EXACT)
+
+    assert same([1, (2, "a")], [1, (2, "a")]) == []
+    assert same([1, 2], [1, 2, 3]) == ["`t`：长度不同 (length differs)：torch 2，paddle 3"]
+    assert same([1, 2], (1, 2)) == ["`t`：类型不同 (types differ)：torch list(2)，paddle tuple(2)"]
+    assert "键不同" in same({"a": 1}, {"b": 1})[0]
+    [message] = compare(
+        "d",
+        encode({"a": [torch_side.lib.ones(1)]}, torch_side),
+        encode({"a": [paddle_side.lib.zeros([1])]}, paddle_side),
+        EXACT,
+    )
     assert message.startswith("`d['a'][0]`")
 
 
-def test_scalars_by_type_and_value() -> None:
-    assert compare("n", 1, 1.0, EXACT) == ["`n`：类型不同 (types differ)：torch int，paddle float"]
-    assert compare("b", True, 1, EXACT) != []
-    assert compare("f", 0.1 + 0.2, 0.3, EXACT) == []
-    assert compare("s", "mean", "sum", EXACT) != []
+def test_scalars_by_type_and_value(torch_side: Side) -> None:
+    def same(left: Any, right: Any) -> list[str]:
+        return compare("n", encode(left, torch_side), encode(right, torch_side), EXACT)
+
+    assert same(1, 1.0) == ["`n`：类型不同 (types differ)：torch int，paddle float"]
+    assert same(True, 1) != []
+    assert same(0.1 + 0.2, 0.3) == []
+    assert same("mean", "sum") != []
+    assert same(10**30, 10**30) == []
 
 
-def test_shapes_compare_as_tuples(libs: Libraries) -> None:
-    torch_shape = libs.torch.zeros(2, 3).shape
-    assert compare("s", torch_shape, libs.paddle.zeros([2, 3]).shape, EXACT) == []
-    assert compare("s", torch_shape, libs.paddle.zeros([3]).shape, EXACT) != []
+def test_shapes_and_dtypes_compare_by_value(torch_side: Side, paddle_side: Side) -> None:
+    torch, paddle = torch_side.lib, paddle_side.lib
+    left, right = _both(torch_side, paddle_side, torch.zeros(2, 3).shape, paddle.zeros([2, 3]).shape)
+    assert left["t"] == right["t"] == "shape"
+    assert compare("s", left, right, EXACT) == []
+    left, right = _both(torch_side, paddle_side, torch.float32, paddle.float32)
+    assert (left, right) == ({"t": "dtype", "v": "float32"}, {"t": "dtype", "v": "float32"})
 
 
-def test_opt_out_keeps_structure_but_not_values(libs: Libraries) -> None:
-    opt_out = Tolerance(values=False)
-    assert compare("y", libs.torch.rand(2), libs.paddle.rand([2]), opt_out) == []
-    assert compare("y", 1.0, 2.0, opt_out) == []
-    assert compare("y", libs.torch.rand(2), libs.paddle.rand([3]), opt_out) != []
-    assert compare("y", [1.0], [1.0, 2.0], opt_out) != []
+def test_values_off_keeps_structure(torch_side: Side, paddle_side: Side) -> None:
+    shape_only = Tolerance(values=False)
+    left, right = _both(
+        torch_side, paddle_side, torch_side.lib.rand(2), paddle_side.lib.rand([2])
+    )
+    assert compare("y", left, right, shape_only) == []
+    left, right = _both(
+        torch_side, paddle_side, torch_side.lib.rand(2), paddle_side.lib.rand([3])
+    )
+    assert compare("y", left, right, shape_only) != []
 
 
-def test_layers_are_not_comparable(libs: Libraries) -> None:
-    assert not comparable(libs.torch.nn.Linear(2, 2))
-    assert not comparable([libs.paddle.nn.Linear(2, 2)])
-    assert comparable({"w": libs.torch.zeros(1), "n": [1, None, "x"]})
+def test_layers_are_not_comparable(torch_side: Side) -> None:
+    assert not comparable(encode(torch_side.lib.nn.Linear(2, 2), torch_side))
+    assert not comparable(encode([torch_side.lib.nn.Linear(2, 2)], torch_side))
+    assert comparable(encode({"w": torch_side.lib.zeros(1), "n": [1, None, "x"]}, torch_side))
+
+
+def test_huge_results_are_refused(torch_side: Side) -> None:
+    with pytest.raises(TooLarge):
+        encode(torch_side.lib.zeros(1001, 1000), torch_side)

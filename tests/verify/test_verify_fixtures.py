@@ -1,9 +1,11 @@
-"""``apimap verify`` end to end: every AM8xx fixture gets exactly its diagnostics.
+"""``apimap verify`` end to end: every verifier rule's fixtures get exactly their diagnostics.
 
-The bad fixtures are deliberately broken records: a wrong parameter name, a
-wrong default, an example whose outputs differ, one that hangs, one that
-raises, one that kills its interpreter. All of them run in one verification,
-which must report each with its code and line and carry on.
+The bad fixtures are deliberately wrong records: a wrong parameter name, a wrong default, a
+rename to the wrong paddle parameter, an example whose outputs differ, one that hangs, one that
+raises, one that kills its interpreter, differences only a probe finds (positional order, a
+missing dtype kernel, a Python scalar paddle rejects). Each good fixture beside them is the
+corrected record. All of them run in one verification, which must report each with its code
+and line, carry on, and stamp exactly the records without errors.
 """
 
 from __future__ import annotations
@@ -14,23 +16,37 @@ from pathlib import Path
 
 import pytest
 
+from apimap import loader
 from apimap.cli import main
-from apimap.rules.stamp import VERIFIER_RULES
-from apimap.verify.run import EnvironmentMismatch, VerifyResult, check_versions, run_verify
-from rule_fixtures import fixture_entries, read_file_fixture
+from apimap.rules.registry import VERIFIER_RULES
+from apimap.stamps import digest, parse_stamp
+from apimap.verify.environments import (
+    VISION_PYTHON_VARIABLE,
+    EnvironmentMismatch,
+    check_versions,
+    environments,
+)
+from apimap.verify.run import VerifyResult, run_verify
+from rule_fixtures import code_of, fixture_entries, read_file_fixture
 
-FIXTURES = [entry for rule in VERIFIER_RULES for entry in fixture_entries(rule.code)]
-TIMEOUT = 8.0
+ENVIRONMENT_MISSING = "AM819"
+FIXTURES = [
+    entry
+    for rule in VERIFIER_RULES
+    if rule.code != ENVIRONMENT_MISSING
+    for entry in fixture_entries(rule.code)
+]
+TIMEOUT = 12.0
 
 
 @pytest.fixture(scope="module")
 def copies(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
-    """Each fixture copied to a scratch folder (the run stamps the passing ones)."""
-    root = tmp_path_factory.mktemp("fixtures")
+    """Each fixture copied below a scratch ``mappings/`` folder (the run stamps passing ones)."""
+    root = tmp_path_factory.mktemp("fixtures") / "mappings"
     out = {}
     for fixture in FIXTURES:
-        copy = root / fixture.parent.name / fixture.name
-        copy.parent.mkdir(exist_ok=True)
+        copy = root / code_of(fixture) / fixture.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(fixture, copy)
         out[fixture] = copy
     return out
@@ -39,6 +55,11 @@ def copies(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
 @pytest.fixture(scope="module")
 def verified(copies: dict[Path, Path]) -> VerifyResult:
     return run_verify(sorted(copies.values()), workers=2, timeout=TIMEOUT, update=True)
+
+
+def _stamp_of(record: Path) -> Path:
+    mappings = next(p for p in record.parents if p.name == "mappings")
+    return mappings.parent / "stamps" / record.relative_to(mappings).with_suffix(".json")
 
 
 @pytest.mark.parametrize("fixture_file", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -54,13 +75,29 @@ def test_fixture(verified: VerifyResult, copies: dict[Path, Path], fixture_file:
 def test_only_records_without_errors_are_stamped(
     verified: VerifyResult, copies: dict[Path, Path], fixture_file: Path
 ) -> None:
-    errors = [code for code, _ in read_file_fixture(fixture_file).expected if code != "AM806"]
-    text = copies[fixture_file].read_text(encoding="utf-8")
-    original = fixture_file.read_text(encoding="utf-8")
+    warnings = {"AM806", "AM807", "AM816"}
+    errors = [code for code, _ in read_file_fixture(fixture_file).expected if code not in warnings]
+    copy = copies[fixture_file]
+    assert copy.read_bytes() == fixture_file.read_bytes()
+    stamp = _stamp_of(copy)
     if errors:
-        assert text == original
-    else:
-        assert text == original + "verified:\n  torch: 2.13.0\n  paddle: 3.3.1\n"
+        assert not stamp.exists()
+        return
+    written = parse_stamp(stamp.read_bytes())
+    doc, _ = loader.load(copy.read_bytes())
+    assert doc is not None
+    assert written.record == digest(doc.data)
+    assert written.versions["paddle"] == "3.3.1"
+
+
+def test_partial_proof_is_stated(verified: VerifyResult, copies: dict[Path, Path]) -> None:
+    unreadable = next(f for f in FIXTURES if f.name == "good_docstring_only.yaml")
+    stamp = parse_stamp(_stamp_of(copies[unreadable]).read_bytes())
+    assert stamp.proven.signatures["torch"] == "read"
+    not_installed = next(f for f in FIXTURES if f.name == "bad_not_installed.yaml")
+    partial = parse_stamp(_stamp_of(copies[not_installed]).read_bytes())
+    assert not partial.complete
+    assert any("torchaudio" in item for item in partial.proven.unproven)
 
 
 def test_every_verifier_code_has_a_bad_and_a_good_fixture() -> None:
@@ -72,8 +109,15 @@ def test_every_verifier_code_has_a_bad_and_a_good_fixture() -> None:
 
 def test_run_reports_figures(verified: VerifyResult) -> None:
     assert verified.records == len(FIXTURES)
-    assert verified.cases == 14
-    assert verified.versions == {"torch": "2.13.0", "paddle": "3.3.1"}
+    assert verified.environments["torch"] == {"torch": "2.13.0"}
+    assert verified.environments["paddle"] == {"paddle": "3.3.1"}
+    calls = 0
+    for fixture in FIXTURES:
+        doc, _ = loader.load(fixture.read_bytes())
+        calls += len(doc.data.get("calls", [])) if doc is not None else 0
+    assert verified.derived_calls == calls == 9
+    assert verified.probes > 0
+    assert verified.unacknowledged == 6
 
 
 def test_failing_case_shows_both_sides(verified: VerifyResult) -> None:
@@ -82,11 +126,28 @@ def test_failing_case_shows_both_sides(verified: VerifyResult) -> None:
     assert "[0]: torch 0.09573627 / paddle 0.3829451" in message
 
 
-def test_one_worker_imports_the_libraries_once(tmp_path: Path) -> None:
+def test_probe_difference_says_what_differs(verified: VerifyResult) -> None:
+    found = [d.message for d in verified.diagnostics if d.path.endswith("bad_positional.yaml")]
+    assert found == [
+        next(m for m in found if "`positional`：torch float32，paddle ✗ AssertionError" in m)
+    ]
+
+
+def test_one_worker_per_environment(tmp_path: Path) -> None:
     good = [f for f in fixture_entries("AM811") if f.name.startswith("good")]
     result = run_verify(good, workers=1, timeout=TIMEOUT)
-    assert result.cases == 2
-    assert result.workers == 1
+    assert result.workers == 2
+    assert result.diagnostics == []
+
+
+def test_missing_environment_is_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(VISION_PYTHON_VARIABLE, str(tmp_path / "no-such-python"))
+    records = fixture_entries(ENVIRONMENT_MISSING)
+    result = run_verify(records, workers=1, timeout=TIMEOUT)
+    assert [(d.code, d.path) for d in result.diagnostics] == [(ENVIRONMENT_MISSING, "<verify>")]
+    assert "make .venv-vision/.installed" in result.diagnostics[0].message
 
 
 def test_command_exit_code_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,8 +155,8 @@ def test_command_exit_code_and_report(tmp_path: Path, capsys: pytest.CaptureFixt
     bad.write_bytes(fixture_entries("AM802")[0].read_bytes())
     assert main(["verify", "--update", str(bad)]) == 1
     captured = capsys.readouterr()
-    assert f"{bad}:5:19: AM802 " in captured.out
-    assert "examples/s" in captured.err
+    assert f"{bad}:6:19: AM802 " in captured.out
+    assert "derived calls" in captured.err
 
 
 def test_usage_errors_exit_two(tmp_path: Path) -> None:
@@ -104,6 +165,7 @@ def test_usage_errors_exit_two(tmp_path: Path) -> None:
 
 
 def test_versions_other_than_the_pins_are_refused() -> None:
-    check_versions({"torch": "2.13.0", "paddle": "3.3.1"})
+    torch = environments()["torch"]
+    check_versions(torch, {"torch": "2.13.0"})
     with pytest.raises(EnvironmentMismatch, match=r"torch 2\.12\.0"):
-        check_versions({"torch": "2.12.0", "paddle": "3.3.1"})
+        check_versions(torch, {"torch": "2.12.0"})

@@ -9,16 +9,25 @@ import pytest
 from workflow_helpers import write
 
 from apimap.cli import main
-from apimap.fix import fix_text, full_width, summary_ending, with_full_stop, without_lookalikes
+from apimap.fix import fix_text
+from apimap.rules.catalog.am241_sentence_end import ended
+from apimap.rules.catalog.am243_lookalike import without_lookalikes
+from apimap.rules.catalog.am244_full_width import full_width
 
 HEAD = """\
 torch_api: torch.dist
+zh_name: 两个张量之差的范数
 torch_signature: torch.dist(input, other, p=2)
-torch_url: https://docs.pytorch.org/docs/stable/generated/torch.dist.html
 paddle_api: paddle.dist
 paddle_signature: paddle.dist(x, y, p=2, name=None)
-paddle_url: https://www.paddlepaddle.org.cn/documentation/docs/zh/api/paddle/dist_cn.html
 category: names_differ
+"""
+CALLS = """\
+calls:
+  - torch: torch.dist(a, b, p=1)
+    inputs:
+      a: np.ones(3, dtype='float32')
+      b: np.zeros(3, dtype='float32')
 """
 
 BROKEN = (
@@ -31,12 +40,14 @@ params:
     desc: 输入的 Tensor。  # AM240
   - torch: other
     paddle: y
-    kind: rename
     desc: 另\u2f00个输入的 Tensor
   - torch: p
     paddle: p
     kind: same
     desc: 范数的阶,即 p
+"""
+    + CALLS
+    + """\
 notes:
   - text: 两者结果相同
   - text: 结果是否相同?
@@ -52,16 +63,15 @@ summary: 两者功能一致，具体如下：
 params:
   - torch: input
     paddle: x
-    kind: rename
     desc: 输入的 Tensor  # AM240
   - torch: other
     paddle: y
-    kind: rename
     desc: 另一个输入的 Tensor
   - torch: p
-    paddle: p
-    kind: same
     desc: 范数的阶，即 p
+"""
+    + CALLS
+    + """\
 notes:
   - text: 两者结果相同。
   - text: 结果是否相同？
@@ -74,7 +84,9 @@ def test_fix_text_changes_exactly_the_fixable_problems() -> None:
     fixed = fix_text(BROKEN, None)
     assert fixed is not None
     assert fixed.text == FIXED
-    assert sorted(fixed.codes) == ["AM240", "AM241", "AM243", "AM244", "AM244", "AM244", "AM301"]
+    assert sorted(fixed.codes) == [
+        *["AM240", "AM241", "AM243", "AM244", "AM244", "AM244", "AM255", "AM255", "AM255"]
+    ]
 
 
 def test_check_fix_leaves_only_what_needs_a_person(
@@ -85,7 +97,7 @@ def test_check_fix_leaves_only_what_needs_a_person(
     options = ["--no-cache", "--format", "json", "--ignore", "AM7"]  # AM7xx: verification stamps
     assert main(["check", *options]) == 1
     before = {d["code"] for d in json.loads(capsys.readouterr().out)["diagnostics"]}
-    assert before == {"AM240", "AM241", "AM242", "AM243", "AM244", "AM301"}
+    assert before == {"AM240", "AM241", "AM242", "AM243", "AM244", "AM255", "AM301"}
 
     assert main(["check", "--fix", *options]) == 1
     captured = capsys.readouterr()
@@ -107,12 +119,29 @@ def test_fix_keeps_files_that_do_not_load(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_invalid_record_only_gets_the_canonical_form() -> None:
-    text = "category: identical\ntorch_api: torch.x\nunknown: 值。\nnotes:\n  - text: 没有句号\n"
+    text = (
+        "category: identical\ntorch_api: torch.x\nzh_name: 示例\nunknown: 值。\n"
+        "notes:\n  - text: 没有句号\n"
+    )
     fixed = fix_text(text, None)
     assert fixed is not None
     assert fixed.codes == ["AM301"]
     assert fixed.text == (
-        "torch_api: torch.x\ncategory: identical\nnotes:\n  - text: 没有句号\nunknown: 值。\n"
+        "torch_api: torch.x\nzh_name: 示例\ncategory: identical\nnotes:\n  - text: 没有句号\n"
+        "unknown: 值。\n"
+    )
+
+
+def test_a_record_of_format_one_is_migrated() -> None:
+    text = (
+        "torch_api: torch.x\naliases:\n  - torch.y\ncategory: identical\n"
+        "verified:\n  torch: 2.13.0\n  paddle: 3.3.1\n"
+    )
+    fixed = fix_text(text, None)
+    assert fixed is not None
+    assert fixed.codes[0] == "migrate"
+    assert fixed.text == (
+        "torch_api: torch.x\nzh_name: TODO\ntorch_aliases:\n  - torch.y\ncategory: no_params\n"
     )
 
 
@@ -134,12 +163,12 @@ def test_fixed_text_needs_no_further_fix() -> None:
     ],
 )
 def test_sentence_ending(text: str, expected: str) -> None:
-    assert with_full_stop(text) == expected
+    assert ended(text, "。") == expected
 
 
 def test_summary_may_end_with_a_colon() -> None:
-    assert summary_ending("具体如下：") == "具体如下："
-    assert summary_ending("两者功能一致") == "两者功能一致。"
+    assert ended("具体如下：", "。：") == "具体如下："
+    assert ended("两者功能一致", "。：") == "两者功能一致。"
 
 
 def test_full_width_only_next_to_chinese() -> None:

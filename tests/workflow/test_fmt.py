@@ -26,6 +26,7 @@ SHUFFLED_WITH_COMMENTS = """\
 category: names_differ   # rows imply it
 # The torch side comes first.
 torch_api: torch.dist
+zh_name: 两个张量之差的范数
 paddle_api: "paddle.dist"
 torch_signature: torch.dist(input, other, p=2)
 params:
@@ -51,6 +52,7 @@ EXPECTED = """\
 # Reviewed against the 3.3.1 docs.
 # The torch side comes first.
 torch_api: torch.dist
+zh_name: 两个张量之差的范数
 torch_signature: torch.dist(input, other, p=2)
 paddle_api: paddle.dist
 category: names_differ  # rows imply it
@@ -145,8 +147,9 @@ def test_random_strings_survive_the_round_trip() -> None:
         value = "".join(generator.choice(pieces) for _ in range(generator.randint(1, 6)))
         data = {
             "torch_api": "torch.x",
+            "zh_name": value,
+            "torch_aliases": [value],
             "summary": value,
-            "aliases": [value],
             "inputs": {value: value},
         }
         text = render(data, Comments())

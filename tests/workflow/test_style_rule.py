@@ -10,7 +10,7 @@ from workflow_helpers import CANONICAL_DIST
 from apimap import loader
 from apimap.canonical import first_difference
 from apimap.check import check_source
-from apimap.rules import RECORD_RULES
+from apimap.rules.registry import RECORD_RULES
 
 DIST = PurePosixPath("torch/torch.dist.yaml")
 
@@ -34,13 +34,13 @@ def test_canonical_file_has_no_difference() -> None:
 @pytest.mark.parametrize(
     ("text", "line"),
     [
-        (_swap_lines(CANONICAL_DIST, 7, 8), 7),  # paddle_url and category swapped
-        (CANONICAL_DIST.replace("    desc: 范数的阶", '    desc: "范数的阶"'), 21),
-        (CANONICAL_DIST.replace("  - torch: other", "  - torch:   other"), 14),
+        (_swap_lines(CANONICAL_DIST, 6, 7), 6),  # paddle_signature and category swapped
+        (CANONICAL_DIST.replace("    desc: 范数的阶", '    desc: "范数的阶"'), 16),
+        (CANONICAL_DIST.replace("  - torch: other", "  - torch:   other"), 12),
         (CANONICAL_DIST.replace("\n", "\r\n"), 1),
         (CANONICAL_DIST.rstrip("\n"), 21),
         (CANONICAL_DIST + "\n", 22),
-        (CANONICAL_DIST.replace("category: names_differ\n", "category: names_differ\n\n"), 9),
+        (CANONICAL_DIST.replace("category: names_differ\n", "category: names_differ\n\n"), 8),
         (CANONICAL_DIST.replace("../../schema", "../schema"), 1),
     ],
 )
@@ -52,7 +52,7 @@ def test_comments_in_the_body_are_canonical_when_placed_canonically() -> None:
     text = CANONICAL_DIST.replace("params:\n", "params:  # in signature order\n  # first row\n")
     assert _first_difference(text) is None
     misplaced = text.replace("params:  # in", "params:    # in")
-    assert _first_difference(misplaced) == 9
+    assert _first_difference(misplaced) == 8
 
 
 def test_schema_line_is_only_checked_below_mappings() -> None:
@@ -61,10 +61,10 @@ def test_schema_line_is_only_checked_below_mappings() -> None:
 
 
 def test_check_reports_am301_with_the_fmt_hint() -> None:
-    text = _swap_lines(CANONICAL_DIST, 7, 8)
+    text = _swap_lines(CANONICAL_DIST, 6, 7)
     style_rules = [rule for rule in RECORD_RULES if rule.code.startswith("AM3")]
     result = check_source("mappings/torch/torch.dist.yaml", text.encode(), style_rules, DIST)
-    assert [(d.code, d.line, d.col) for d in result.diagnostics] == [("AM301", 7, 1)]
+    assert [(d.code, d.line, d.col) for d in result.diagnostics] == [("AM301", 6, 1)]
     diagnostic = result.diagnostics[0]
-    assert "第 7 行" in diagnostic.message
+    assert "第 6 行" in diagnostic.message
     assert diagnostic.hint == "运行 apimap fmt mappings/torch/torch.dist.yaml (run apimap fmt)"

@@ -8,25 +8,25 @@ from pathlib import Path
 CANONICAL_DIST = """\
 # yaml-language-server: $schema=../../schema/mapping.schema.json
 torch_api: torch.dist
+zh_name: 两个张量之差的范数
 torch_signature: torch.dist(input, other, p=2)
-torch_url: https://docs.pytorch.org/docs/stable/generated/torch.dist.html
 paddle_api: paddle.dist
 paddle_signature: paddle.dist(x, y, p=2, name=None)
-paddle_url: https://www.paddlepaddle.org.cn/documentation/docs/zh/api/paddle/dist_cn.html
 category: names_differ
 params:
   - torch: input
     paddle: x
-    kind: rename
     desc: 输入的 Tensor
   - torch: other
     paddle: y
-    kind: rename
     desc: 另一个输入的 Tensor
   - torch: p
-    paddle: p
-    kind: same
     desc: 范数的阶
+calls:
+  - torch: torch.dist(a, b, p=1)
+    inputs:
+      a: np.ones(3, dtype='float32')
+      b: np.zeros(3, dtype='float32')
 """
 """A clean record in canonical form, at ``mappings/torch/torch.dist.yaml``."""
 

@@ -37,6 +37,7 @@ from apimap.importer.writer import WriteError, record_text, write_new
 from apimap.migrate import missing_reason
 from apimap.model import Record
 from apimap.paths import record_path
+from apimap.phrases import MISSING_REASON_LABELS
 from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 PAGE_SUFFIX = ".md"
@@ -211,8 +212,8 @@ class _Run:
             "paddle_url": entry.paddle_url,
             "category": entry.category.category.value,
             "section": entry.section.value if entry.section else None,
-            "zh_name": TODO_MARKER,
-            "missing": _missing(entry.reason),
+            "zh_name": entry.zh_name or TODO_MARKER,
+            "missing": _missing(entry),
         }
         for name, value in fields.items():
             if value is not None:
@@ -270,8 +271,17 @@ def run_import(paths: Iterable[Path], out: Path, force: bool = False) -> ImportR
     return run.result
 
 
-def _missing(reason: str | None) -> dict[str, str] | None:
-    """A legacy 功能缺失 reason as a structured block; an unnamed class is left as TODO."""
-    if reason is None:
+def _missing(entry: TableEntry) -> dict[str, str] | None:
+    """A 功能缺失 row as a structured block: the 原因 cell names a reason class (current tables)
+    or is the explanation itself (legacy tables, whose class is guessed from its words only
+    when they name one)."""
+    if entry.reason is None and entry.detail is None:
         return None
-    return {"reason": missing_reason(reason) or TODO_MARKER, "detail": reason}
+    labels = {label: reason for reason, label in MISSING_REASON_LABELS.items()}
+    reason = labels.get(entry.reason or "")
+    detail = entry.detail if reason else (entry.detail or entry.reason)
+    block = {"detail": detail or "", "instead": entry.instead or ""}
+    guessed = reason or missing_reason(detail or "")
+    if guessed:
+        block["reason"] = guessed
+    return {key: value for key, value in block.items() if value}

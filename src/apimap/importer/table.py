@@ -52,6 +52,10 @@ class TableEntry:
     page: str | None = None
     alias_of: str | None = None
     reason: str | None = None
+    """The 原因 cell: a reason class's label in the current tables, free text in legacy ones."""
+    detail: str | None = None
+    instead: str | None = None
+    zh_name: str | None = None
     aliases: tuple[str, ...] = ()
 
 
@@ -78,6 +82,9 @@ class _Columns:
     category: int | None
     remark: int | None
     reason: int | None
+    zh_name: int | None
+    detail: int | None
+    instead: int | None
 
 
 def _columns(header: list[str]) -> _Columns | None:
@@ -90,6 +97,9 @@ def _columns(header: list[str]) -> _Columns | None:
         category=_column(header, "分类"),
         remark=_column(header, "备注"),
         reason=_column(header, "原因"),
+        zh_name=_column(header, "功能"),
+        detail=_column(header, "说明"),
+        instead=_column(header, "替代"),
     )
 
 
@@ -195,7 +205,11 @@ class _Reader:
         missing_row = self.missing or columns.reason is not None
         if missing_row and named is None:
             named = CategoryName(Category.MISSING, None, legacy=False)
-        reason = prose(cells[columns.reason]) if columns.reason is not None else None
+
+        def cell(index: int | None) -> str | None:
+            return (prose(cells[index]) or None) if index is not None else None
+
+        reason = cell(columns.reason)
         self.result.entries.append(
             TableEntry(
                 line=line,
@@ -210,7 +224,10 @@ class _Reader:
                 section=None if missing_row else self.section,
                 page=page,
                 alias_of=alias.group(1).strip() if alias else None,
-                reason=reason or None,
+                reason=reason,
+                detail=cell(columns.detail),
+                instead=cell(columns.instead),
+                zh_name=cell(columns.zh_name),
                 aliases=_alias_list(cells[columns.torch]),
             )
         )

@@ -52,10 +52,11 @@ def record_text(record: Record, source: str, problems: list[Problem]) -> str:
     """The file text of ``record``; raises :class:`WriteError` if it would not load back."""
     relpath = record_path(record.torch_api)
     head = [schema_comment(relpath), *kept_comments(source, problems)]
-    text = render(record_fields(record), Comments(head=head))
+    data = record_fields(record)
+    text = render(data, Comments(head=head))
     doc, _ = loader.parse(text)
     again = validate(doc)[0] if doc is not None else None
-    if again != record:
+    if again is None or again != Record.model_validate(data) or doc is None or doc.data != data:
         raise WriteError("写出的 YAML 读回后与记录不同 (written YAML does not load back the same)")
     return text
 

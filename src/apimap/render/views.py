@@ -354,7 +354,7 @@ def missing_rows(entries: Iterable[Entry]) -> list[MissingRow]:
                 entry.api,
                 derived.torch_url(record),
                 record.zh_name,
-                missing.reason.label,
+                missing.reason.label if missing.reason else "",
                 missing.detail,
                 missing.instead or "",
                 other_names(record),

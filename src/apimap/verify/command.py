@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
+from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.report import FORMATS
 
@@ -47,10 +47,8 @@ def run_command(args: argparse.Namespace) -> int:
     from apimap.verify.pool import WorkerStartError
     from apimap.verify.run import run_verify
 
-    paths = [Path(p) for p in args.paths] or [Path("mappings")]
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        print(f"apimap verify: 路径不存在 (no such path): {', '.join(missing)}", file=sys.stderr)
+    paths = existing_paths("verify", args.paths)
+    if paths is None:
         return EXIT_USAGE
     if (args.jobs is not None and args.jobs < 1) or args.timeout <= 0:
         print("apimap verify: --jobs 与 --timeout 必须为正数 (must be positive)", file=sys.stderr)

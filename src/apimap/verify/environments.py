@@ -43,11 +43,16 @@ class Environment:
 
 
 def vision_python() -> str | None:
-    """The interpreter that has torchvision: ``$APIMAP_VISION_PYTHON`` or ``.venv-vision``."""
+    """The interpreter that has torchvision: ``$APIMAP_VISION_PYTHON``, else ``.venv-vision``
+    in the working directory or in the checkout apimap runs from."""
     configured = os.environ.get(VISION_PYTHON_VARIABLE)
     if configured:
-        return configured
-    return str(DEFAULT_VISION_PYTHON.absolute()) if DEFAULT_VISION_PYTHON.is_file() else None
+        return configured if Path(configured).is_file() else None
+    checkout = Path(__file__).resolve().parents[3]
+    for candidate in (Path.cwd() / DEFAULT_VISION_PYTHON, checkout / DEFAULT_VISION_PYTHON):
+        if candidate.is_file():
+            return str(candidate)
+    return None
 
 
 MAIN_TORCH = "torch"

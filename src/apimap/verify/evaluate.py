@@ -98,8 +98,12 @@ def _summary(outcome: dict[str, Any], spec: RunSpec) -> str:
 
 def _where_code(spec: RunSpec, side: str) -> Path:
     if spec.path[0] == "calls":
-        return spec.path
-    return (*spec.path[:-1], side)
+        return (*spec.path, "torch")
+    return (*spec.path, side)
+
+
+_FAILURE_RULES = {"timeout": TIMEOUT, "crash": CRASHED, "internal": INTERNAL_ERROR}
+"""Stages of a run that failed outside the code's own exceptions."""
 
 
 def _run_failure(spec: RunSpec, side: str, outcome: dict[str, Any]) -> Finding:
@@ -108,16 +112,18 @@ def _run_failure(spec: RunSpec, side: str, outcome: dict[str, Any]) -> Finding:
     if stage == "inputs":
         return Finding(
             SETUP,
-            (*spec.path[:-1], "inputs", str(outcome.get("input"))),
+            (*spec.path, "inputs", str(outcome.get("input"))),
             f"输入 `{outcome.get('input')}` 的表达式出错 (input expression failed)：{error}",
         )
     if stage == "outputs":
-        return Finding(SETUP, (*spec.path[:-1], "outputs"), error)
+        return Finding(SETUP, (*spec.path, "outputs"), error)
+    if stage in _FAILURE_RULES:
+        return Finding(_FAILURE_RULES[stage], _where_code(spec, side), f"{side}：{error}")
     line = outcome.get("line")
     derived_side = spec.path[0] == "calls" and side == "paddle"
     if derived_side:
         detail = f"由参数映射推导的 Paddle 代码 `{spec.paddle}` 出错 (derived paddle code raised)：{error}"
-        return Finding(RAISES, spec.path, detail)
+        return Finding(RAISES, _where_code(spec, side), detail)
     where = f"{side} 代码第 {line} 行 (line {line})" if line else f"{side} 代码 (code)"
     return Finding(RAISES, _where_code(spec, side), f"{where}：{error}", line)
 
@@ -130,7 +136,7 @@ def _compare_outputs(
     setup: list[Finding] = []
     compared = 0
     for index, name in enumerate(spec.outputs):
-        where: Path = (*spec.path[:-1], "outputs", index) if spec.explicit_outputs else spec.path
+        where: Path = (*spec.path, "outputs", index) if spec.explicit_outputs else spec.path
         missing = [
             side for side, found in (("torch", torch), ("paddle", paddle)) if name not in found
         ]
@@ -288,7 +294,7 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
         findings.append(
             Finding(
                 PROBE_DIFFERENCE,
-                ("calls", result.call, "torch"),
+                ("calls", result.call),
                 f"`{result.probe}`：torch {result.torch}，paddle {result.paddle}；{result.detail}",
             )
         )

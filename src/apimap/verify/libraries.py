@@ -60,7 +60,8 @@ def resolve(api: str) -> Resolved:
         owner = obj
         try:
             obj = getattr(owner, parts[position])
-            continue
+            if obj is not None or not _invented(owner, parts[position]):
+                continue
         except Exception:
             pass
         submodule = (
@@ -70,3 +71,9 @@ def resolve(api: str) -> Resolved:
             raise ApiNotFound(api, ".".join(parts[:position]))
         obj = submodule
     return Resolved(api, obj, owner)
+
+
+def _invented(owner: Any, name: str) -> bool:
+    """A module whose ``__getattr__`` answers ``None`` for any name (``paddle.compat``) has
+    not really got ``name``."""
+    return isinstance(owner, ModuleType) and name not in vars(owner)

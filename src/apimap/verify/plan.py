@@ -13,7 +13,7 @@ from typing import Any
 
 from apimap import derived
 from apimap.calls import CallError, assigned, derive, parse_call, positional_form, scalar_forms
-from apimap.categories import Category
+from apimap.categories import Category, ShapeOnly
 from apimap.location import Path
 from apimap.model import Call, Case, Execution, Record
 from apimap.packages import PADDLE, package_of
@@ -27,7 +27,7 @@ class RunSpec:
     """One piece of code to run on both sides and compare."""
 
     path: Path
-    """Where the code lives in the record (a call, an example case, a note's example)."""
+    """Where the code lives in the record: a call, an example case or a note's example."""
     torch: str
     paddle: str
     inputs: dict[str, str]
@@ -40,15 +40,22 @@ class RunSpec:
     transform: dict[str, Any] = field(default_factory=dict)
     call: int | None = None
     """The call the run belongs to (calls and their probes)."""
+    setup: tuple[str, str] | None = None
+    """The call's setup code (torch, paddle), run first on each side."""
 
-    def spec(self, side: str, weights: dict[str, Any] | None = None) -> dict[str, Any]:
-        """What a worker of ``side`` runs."""
+    def spec(
+        self, side: str, weights: dict[str, Any] | None = None, seconds: float | None = None
+    ) -> dict[str, Any]:
+        """What a worker of ``side`` runs (``seconds``: the run's own time limit)."""
         found: dict[str, Any] = {
             "code": self.torch if side == "torch" else self.paddle,
             "inputs": self.inputs,
             "outputs": self.outputs,
             "probe": self.transform,
+            "seconds": seconds,
         }
+        if self.setup is not None:
+            found["setup"] = self.setup[0] if side == "torch" else self.setup[1]
         if side == "paddle":
             found["weights"] = weights or {}
         return found
@@ -134,13 +141,15 @@ def _call_runs(
     record: Record, index: int, errors: list[tuple[Path, str, int | None]]
 ) -> list[RunSpec]:
     call = record.calls[index]
-    path: Path = ("calls", index, "torch")
+    path: Path = ("calls", index)
     try:
         base = derive(record, call.torch)
     except CallError as exc:
-        errors.append((path, exc.detail, exc.line))
+        errors.append(((*path, "torch"), exc.detail, exc.line))
         return []
     outputs, explicit = _outputs(call, base.outputs)
+
+    setup = (call.setup.torch, call.setup.paddle) if call.setup else None
 
     def run(torch: str, paddle: str, probe: str | None, transform: dict[str, Any]) -> RunSpec:
         return RunSpec(
@@ -155,6 +164,7 @@ def _call_runs(
             probe,
             transform,
             index,
+            setup,
         )
 
     runs = [run(base.torch, base.paddle, None, {})]
@@ -173,7 +183,8 @@ def _call_runs(
         except CallError:
             continue
         runs.append(run(variant.torch, variant.paddle, f"{kind}:{param}", {}))
-    for probe in probes.input_probes(record, len(arrays)):
+    random = any(reason is not ShapeOnly.UNINITIALIZED for reason in call.shape_only.values())
+    for probe in probes.input_probes(record, len(arrays), random):
         runs.append(run(base.torch, base.paddle, probe.id, probe.transform))
     return runs
 

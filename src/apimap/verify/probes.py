@@ -49,8 +49,9 @@ class ProbeKind:
     transform: dict[str, object]
 
 
-def input_probes(record: Record, arrays: int) -> list[ProbeKind]:
-    """The probes that change only the inputs (the code stays the call's own)."""
+def input_probes(record: Record, arrays: int, random: bool) -> list[ProbeKind]:
+    """The probes that change only the inputs (the code stays the call's own); a call with
+    random results gets no empty or 0-d probe, whose statistic would be noise."""
     if arrays == 0:
         return []
     found = [ProbeKind(f"dtype:{dtype}", {"dtype": dtype}) for dtype in DTYPES]
@@ -58,7 +59,7 @@ def input_probes(record: Record, arrays: int) -> list[ProbeKind]:
         found.append(ProbeKind("int_mix", {"int_mix": True}))
     if record.api_type is ApiType.CLASS:
         found.append(ProbeKind("unbatched", {"shape": "unbatched"}))
-    elif record.api_type in {ApiType.FUNCTION, ApiType.METHOD}:
+    elif record.api_type in {ApiType.FUNCTION, ApiType.METHOD} and not random:
         found += [
             ProbeKind("empty", {"shape": "empty"}),
             ProbeKind("zero_dim", {"shape": "zero_dim"}),

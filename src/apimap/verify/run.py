@@ -17,6 +17,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from apimap import derived, loader
 from apimap.check import CheckResult, check_source, iter_record_files, relative_to_mappings
@@ -48,6 +49,7 @@ from apimap.verify.environments import (
 from apimap.verify.evaluate import Judgement, judge
 from apimap.verify.plan import RecordPlan, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
+from apimap.verify.runtime import RUN_SECONDS
 from apimap.verify.sandbox import Sandbox, detect
 
 DEFAULT_TIMEOUT = 120.0
@@ -154,6 +156,8 @@ class _Pools:
         self.result = result
         self.known = environments()
         self.pools: dict[str, WorkerPool] = {}
+        self.run_seconds = min(RUN_SECONDS, timeout / 2)
+        """Each run's own limit (Python code is interrupted; the job's timeout stops the rest)."""
 
     def start(self, names: set[str]) -> None:
         """Start the pools of ``names`` (in parallel); raise if one cannot start."""
@@ -214,8 +218,9 @@ class _Ids:
             return self.next
 
 
-def _submit(plans: list[RecordPlan], records: list[LoadedRecord], pools: _Pools) -> list[_Pending]:
-    ids = _Ids()
+def _submit(
+    plans: list[RecordPlan], records: list[LoadedRecord], pools: _Pools, ids: _Ids
+) -> list[_Pending]:
     pending: list[_Pending] = []
     paddle = pools.pools[MAIN_PADDLE]
     for loaded, record_plan in zip(records, plans, strict=True):
@@ -231,15 +236,21 @@ def _submit(plans: list[RecordPlan], records: list[LoadedRecord], pools: _Pools)
         if not record_plan.runs:
             item.paddle_runs.set_result(JobResult(0))
             continue
-        specs = [spec.spec("torch") for spec in record_plan.runs]
+        specs = [spec.spec("torch", seconds=pools.run_seconds) for spec in record_plan.runs]
         item.torch_runs = torch.submit(Job(ids(), "runs", {"runs": specs}))
         item.torch_runs.add_done_callback(_then_paddle(record_plan, item, paddle, ids))
     return pending
 
 
+def _weights(outcome: Any) -> dict[str, Any] | None:
+    return outcome.get("weights") if isinstance(outcome, dict) else None
+
+
 def _then_paddle(
     record_plan: RecordPlan, item: _Pending, paddle: WorkerPool, ids: _Ids
 ) -> Callable[[Future[JobResult]], None]:
+    paddle_seconds = min(RUN_SECONDS, paddle.timeout / 2)
+
     def submit(done: Future[JobResult]) -> None:
         try:
             torch_result = done.result()
@@ -250,25 +261,103 @@ def _then_paddle(
         if not isinstance(outcomes, list):
             item.paddle_runs.set_result(JobResult(0))
             return
+        wanted = [
+            index
+            for index, (spec, outcome) in enumerate(zip(record_plan.runs, outcomes, strict=True))
+            if spec.probe is None or (isinstance(outcome, dict) and outcome.get("ok"))
+        ]
         specs = [
-            spec.spec("paddle", outcome.get("weights") if isinstance(outcome, dict) else None)
-            for spec, outcome in zip(record_plan.runs, outcomes, strict=True)
+            record_plan.runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
+            for index in wanted
         ]
         future = paddle.submit(Job(ids(), "runs", {"runs": specs}))
-        future.add_done_callback(lambda finished: _forward(finished, item.paddle_runs))
+        future.add_done_callback(
+            lambda finished: _forward(finished, item.paddle_runs, wanted, len(outcomes))
+        )
 
     return submit
 
 
-def _forward(source: Future[JobResult], target: Future[JobResult]) -> None:
+SKIPPED = {"ok": False, "stage": "skipped", "error": "torch 报错，未运行 (torch raised: not run)"}
+"""The paddle outcome of a probe torch rejects: such a probe tells nothing, and paddle may hang."""
+
+
+def _forward(
+    source: Future[JobResult], target: Future[JobResult], wanted: list[int], count: int
+) -> None:
+    """The paddle job's outcomes put back at the positions of the runs they belong to."""
     try:
-        target.set_result(source.result())
+        result = source.result()
     except Exception as exc:
         target.set_exception(exc)
+        return
+    runs = result.data.get("runs") if result.data else None
+    if not isinstance(runs, list) or len(runs) != len(wanted):
+        target.set_result(result)
+        return
+    placed: list[Any] = [SKIPPED] * count
+    for index, outcome in zip(wanted, runs, strict=True):
+        placed[index] = outcome
+    target.set_result(JobResult(result.id, {**result.data, "runs": placed}, seconds=result.seconds))
 
 
 def _result(future: Future[JobResult] | None) -> JobResult | None:
     return None if future is None else future.result()
+
+
+def _failed(result: JobResult | None) -> bool:
+    return result is not None and (result.timed_out or result.crashed is not None)
+
+
+def _runs(
+    loaded: LoadedRecord, record_plan: RecordPlan, item: _Pending, pools: _Pools, ids: _Ids
+) -> tuple[JobResult | None, JobResult | None]:
+    """The record's run results; when a whole job died, each run again on its own, so that the
+    run that hangs or crashes is reported where it is and the others still count."""
+    torch_result, paddle_result = _result(item.torch_runs), item.paddle_runs.result()
+    if not (_failed(torch_result) or _failed(paddle_result)):
+        return torch_result, paddle_result
+    if len(record_plan.runs) == 1:
+        return _as_run(torch_result), _as_run(paddle_result)
+    torch_pool = pools.pools[torch_environment(loaded.record.torch_api)]
+    paddle_pool = pools.pools[MAIN_PADDLE]
+    seconds = pools.run_seconds
+    torch_outcomes = [
+        _single(
+            torch_pool.submit(
+                Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]})
+            ).result()
+        )
+        for spec in record_plan.runs
+    ]
+    paddle_outcomes = [
+        _single(
+            paddle_pool.submit(
+                Job(ids(), "runs", {"runs": [spec.spec("paddle", _weights(outcome), seconds)]})
+            ).result()
+        )
+        for spec, outcome in zip(record_plan.runs, torch_outcomes, strict=True)
+    ]
+    return JobResult(0, {"runs": torch_outcomes}), JobResult(0, {"runs": paddle_outcomes})
+
+
+def _as_run(result: JobResult | None) -> JobResult | None:
+    """A job of one run whose worker died: the death becomes that run's outcome."""
+    if result is None or not _failed(result):
+        return result
+    return JobResult(result.id, {"runs": [_single(result)]})
+
+
+def _single(result: JobResult) -> dict[str, Any]:
+    """The outcome of a job of one run, a hung or dead worker included."""
+    if result.timed_out:
+        return {"ok": False, "stage": "timeout", "error": f"超过 {result.seconds:.0f} 秒"}
+    if result.crashed is not None:
+        return {"ok": False, "stage": "crash", "error": result.crashed}
+    if result.error is not None:
+        return {"ok": False, "stage": "internal", "error": result.error}
+    runs = result.data.get("runs")
+    return runs[0] if isinstance(runs, list) and runs else {"ok": False, "stage": "internal"}
 
 
 def run_verify(
@@ -299,13 +388,14 @@ def run_verify(
     try:
         if records:
             pools.start((needed - missing) | {MAIN_PADDLE})
-        pending = _submit(plans, records, pools) if records else []
+        ids = _Ids()
+        pending = _submit(plans, records, pools, ids) if records else []
         judgements = [
             judge(
                 loaded.record,
                 record_plan,
                 (_result(item.torch_check), _result(item.paddle_check)),
-                (_result(item.torch_runs), item.paddle_runs.result()),
+                _runs(loaded, record_plan, item, pools, ids),
             )
             for loaded, record_plan, item in zip(records, plans, pending, strict=True)
         ]

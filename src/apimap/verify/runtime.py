@@ -35,7 +35,7 @@ class RunTimeout(Exception):
 
 
 def _alarm(signum: int, frame: Any) -> None:
-    raise RunTimeout(f"超过 {RUN_SECONDS:g} 秒 (more than {RUN_SECONDS:g} s)")
+    raise RunTimeout("运行时间超过限制 (ran out of time)")
 
 
 def error_text(exc: BaseException) -> str:
@@ -125,19 +125,21 @@ class _Layers:
         self.recorded: dict[str, dict[str, Any]] = {}
         self.problems: list[str] = []
 
-    def __call__(self, layer: Any, index: int) -> Any:
+    def __call__(self, layer: Any, index: int | str) -> Any:
         key = str(index)
         if self.torch_weights is None:
             state = self.side.layer_state(layer)
-            if state is not None:
+            if state:
                 self.recorded[key] = {
-                    name: values.encode(tensor, self.side) for name, tensor in state.items()
+                    "tensors": {
+                        name: values.encode(tensor, self.side) for name, tensor in state.items()
+                    },
+                    "trainable": sorted(self.side.trainable(layer)),
                 }
-        elif key in self.torch_weights:
-            arrays = {
-                name: values.decode_array(item) for name, item in self.torch_weights[key].items()
-            }
-            self.problems += self.side.load_state(layer, arrays)
+        elif self.torch_weights.get(key):
+            recorded = self.torch_weights[key]
+            arrays = {name: values.decode_array(item) for name, item in recorded["tensors"].items()}
+            self.problems += self.side.load_state(layer, arrays, set(recorded["trainable"]))
             if self.problems:
                 raise RuntimeError(
                     "无法复制权重 (cannot copy the weights)：" + "；".join(self.problems)
@@ -160,10 +162,18 @@ def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
     namespace["__name__"] = "__apimap_run__"
     filename = f"<{side.name}>"
     previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, RUN_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, float(spec.get("seconds") or RUN_SECONDS))
     try:
         side.reset(SEED)
+        if spec.get("setup"):
+            before = set(namespace)
+            exec(compile(spec["setup"], f"<{side.name} setup>", "exec"), namespace)
+            for name in sorted(set(namespace) - before):
+                layers(namespace[name], f"setup:{name}")
+            side.reset(SEED)
         exec(compile(spec["code"], filename, "exec"), namespace)
+    except RunTimeout as exc:
+        return {"ok": False, "stage": "timeout", "error": str(exc), "line": _line(exc, filename)}
     except BaseException as exc:  # the code is the contributor's
         return {
             "ok": False,

@@ -19,8 +19,6 @@ SIDES = ("torch", "paddle")
 BFLOAT16 = "bfloat16"
 WEIGHT_NAMES = {"running_mean": "_mean", "running_var": "_variance"}
 """Torch buffer names whose paddle counterparts are named differently."""
-TORCH_ONLY_BUFFERS = frozenset({"num_batches_tracked"})
-"""Torch state that paddle layers do not keep."""
 
 
 def public_version(version: str) -> str:
@@ -121,15 +119,31 @@ class Side:
             return None
         return {str(name): value for name, value in found.items() if self.is_tensor(value)}
 
-    def load_state(self, layer: Any, arrays: dict[str, Any]) -> list[str]:
+    def trainable(self, layer: Any) -> set[str]:
+        """Names of the layer's trainable parameters (the rest of its state are buffers)."""
+        try:
+            named = dict(layer.named_parameters())
+        except Exception:
+            return set()
+        if self.name == "torch":
+            return {name for name, value in named.items() if value.requires_grad}
+        return {name for name, value in named.items() if not value.stop_gradient}
+
+    def load_state(
+        self, layer: Any, arrays: dict[str, Any], torch_trainable: set[str]
+    ) -> list[str]:
         """Copy torch's weights into a paddle layer by name and shape; the problems, if any.
 
-        A 2-D weight stored transposed (``Linear``) is transposed; torch buffers named
-        differently in paddle (:data:`WEIGHT_NAMES`) are matched by that name.
+        A paddle name matches the torch name itself, the torch name of :data:`WEIGHT_NAMES`,
+        or the torch name without paddle's leading underscore (``_weight``). A 2-D weight
+        stored transposed (``Linear``) is transposed. What only one side keeps matters only
+        when it is trainable: buffers (a loss's ``weight``, running statistics a layer does
+        not track) are what the code passed in, or start equal.
         """
         own = self.layer_state(layer)
         if own is None:
             return ["对象没有 state_dict (no state_dict)"]
+        own_trainable = self.trainable(layer)
         torch_for = {paddle: torch for torch, paddle in WEIGHT_NAMES.items()}
         problems: list[str] = []
         update: dict[str, Any] = {}
@@ -138,11 +152,10 @@ class Side:
         for name, tensor in own.items():
             if any(tensor is done for done in copied):
                 continue  # one parameter under a second name (paddle's RNN cells)
-            prefix, _, last = name.rpartition(".")
-            renamed = ".".join(filter(None, [prefix, torch_for.get(last, last)]))
-            source = name if name in arrays else renamed
-            if source not in arrays:
-                problems.append(f"PyTorch 没有与 `{name}` 对应的权重 (no torch weight for it)")
+            source = _torch_name(name, arrays, torch_for)
+            if source is None:
+                if name in own_trainable:
+                    problems.append(f"PyTorch 没有与 `{name}` 对应的权重 (no torch weight for it)")
                 continue
             used.add(source)
             copied.append(tensor)
@@ -157,17 +170,27 @@ class Side:
                 )
                 continue
             dtype = str(tensor.dtype).rsplit(".", 1)[-1]
-            update[name] = self.tensor(
-                value.astype("float32"), dtype if dtype == BFLOAT16 else None
+            update[name] = (
+                self.tensor(value.astype("float32"), BFLOAT16)
+                if dtype == BFLOAT16
+                else (self.lib.to_tensor(value.astype(dtype)))
             )
-            if dtype != BFLOAT16:
-                update[name] = self.lib.to_tensor(value.astype(dtype))
         for name in sorted(set(arrays) - used):
-            if name.rsplit(".", 1)[-1] not in TORCH_ONLY_BUFFERS:
+            if name in torch_trainable:
                 problems.append(f"Paddle 没有与 `{name}` 对应的权重 (no paddle weight for it)")
         if not problems:
             layer.set_state_dict(update)
         return problems
+
+
+def _torch_name(name: str, arrays: dict[str, Any], torch_for: dict[str, str]) -> str | None:
+    """The torch weight a paddle weight corresponds to, if any."""
+    prefix, _, last = name.rpartition(".")
+    for candidate in (last, torch_for.get(last, ""), last.lstrip("_")):
+        full = ".".join(filter(None, [prefix, candidate]))
+        if candidate and full in arrays:
+            return full
+    return None
 
 
 def load(name: str) -> Side:

@@ -16,6 +16,13 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
     if ctx.category is Category.MISSING:
         if record.missing is None:
             yield Finding(ctx.loc("category"), "缺少 `missing` (no reason given)")
+        elif record.missing.reason is None:
+            yield Finding(
+                ctx.loc("missing"),
+                "缺少原因分类 `missing.reason` (the reason is not classified)",
+                "从 cheap、needs_kernels、design_differs、deprecated、experimental 中选一个 "
+                "(choose one of the five classes)",
+            )
         for name in ("params", "calls", "examples"):
             if getattr(record, name):
                 yield Finding(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from apimap.categories import Category
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
 from apimap.packages import PADDLE, THIRD_PARTY, TORCH_FAMILY, package_of
@@ -20,8 +21,10 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
             f"`{package}` 不是 PyTorch 或已登记的第三方包 (not a known package)",
             "检查拼写；新的第三方包先加入 apimap/packages.py 的 THIRD_PARTY (register it)",
         )
-    if record.paddle_api is None:
-        return
+    if record.paddle_api is None or (ctx.category is Category.OTHER_PACKAGE) != bool(
+        record.paddle_package
+    ):
+        return  # AM203 reports a package that does not fit the category
     expected = record.paddle_package or PADDLE
     if package_of(record.paddle_api) != package_of(expected):
         yield Finding(

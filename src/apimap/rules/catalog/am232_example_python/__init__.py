@@ -27,7 +27,7 @@ def parse_code(source: str) -> ast.Module | SyntaxError:
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Example and note code parses (a call's code is checked by AM221)."""
     for path, role, source in derived.texts(ctx.record):
-        if role is not TextRole.CODE or path[0] == "calls":
+        if role is not TextRole.CODE or (path[0] == "calls" and path[-2] != "setup"):
             continue
         tree = parse_code(source)
         if isinstance(tree, SyntaxError):

@@ -19,7 +19,11 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
     """Each side of a case names only its own library."""
     for path, role, source in derived.texts(ctx.record):
         side = str(path[-1])
-        if role is not TextRole.CODE or side not in _OTHER_SIDE or path[0] == "calls":
+        if (
+            role is not TextRole.CODE
+            or side not in _OTHER_SIDE
+            or path == ("calls", path[1], "torch")
+        ):
             continue
         other = _OTHER_SIDE[side]
         if other not in source:

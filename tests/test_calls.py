@@ -1,0 +1,200 @@
+"""Deriving the paddle side of a call from the rows, and the variations the probes run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apimap.calls import (
+    CallError,
+    assigned,
+    derive,
+    parse_call,
+    positional_form,
+    scalar_forms,
+)
+from apimap.model import Record
+
+
+def record(**fields: Any) -> Record:
+    base: dict[str, Any] = {"zh_name": "示例", "category": "identical"}
+    return Record.model_validate({**base, **fields})
+
+
+PAD = record(
+    torch_api="torch.nn.functional.pad",
+    torch_signature="torch.nn.functional.pad(input, pad, mode='constant', value=None)",
+    paddle_api="paddle.nn.functional.pad",
+    paddle_signature=(
+        "paddle.nn.functional.pad(x, pad, mode='constant', value=0.0, data_format='NCHW', "
+        "pad_from_left_axis=True, name=None)"
+    ),
+    params=[
+        {"torch": "input", "paddle": "x", "desc": "输入"},
+        {"torch": "pad", "desc": "填充"},
+        {"torch": "mode", "desc": "方式"},
+        {"torch": "value", "kind": "default_diff", "desc": "值", "paddle_value": "0.0"},
+        {"paddle": "data_format", "kind": "paddle_only", "desc": "格式"},
+        {
+            "paddle": "pad_from_left_axis",
+            "kind": "paddle_only",
+            "desc": "方向",
+            "paddle_value": "False",
+        },
+    ],
+)
+OUTER = record(
+    torch_api="torch.Tensor.outer",
+    api_type="method",
+    torch_signature="torch.Tensor.outer(vec2)",
+    paddle_api="paddle.outer",
+    paddle_signature="paddle.outer(x, y, name=None)",
+    self_param="x",
+    params=[{"torch": "vec2", "paddle": "y", "desc": "向量"}],
+)
+LSTM = record(
+    torch_api="torch.nn.LSTM",
+    api_type="class",
+    torch_signature="torch.nn.LSTM(input_size, hidden_size, batch_first=False)",
+    paddle_api="paddle.nn.LSTM",
+    paddle_signature="paddle.nn.LSTM(input_size, hidden_size, time_major=False)",
+    params=[
+        {"torch": "input_size", "desc": "输入"},
+        {"torch": "hidden_size", "desc": "隐层"},
+        {
+            "torch": "batch_first",
+            "paddle": "time_major",
+            "kind": "usage_diff",
+            "desc": "批在前",
+            "diff": "含义相反",
+            "convert": "not value",
+            "paddle_value": "True",
+            "action": "rewrite",
+        },
+    ],
+)
+
+
+def test_renames_defaults_and_paddle_values() -> None:
+    found = derive(PAD, "torch.nn.functional.pad(x, (1, 2), mode='reflect')")
+    assert found.torch == "result = torch.nn.functional.pad(x, (1, 2), mode='reflect')"
+    assert found.paddle == (
+        "result = paddle.nn.functional.pad(x=x, pad=(1, 2), mode='reflect', value=0.0, "
+        "pad_from_left_axis=False)"
+    )
+    assert found.outputs == ["result"]
+    assert found.passed == {"input", "pad", "mode"}
+    assert found.set_rows == {3, 5}
+
+
+def test_a_method_mapped_to_a_function_passes_the_object_first() -> None:
+    found = derive(OUTER, "y = x.outer(v).sum(dtype=torch.float64)")
+    assert found.paddle == "y = paddle.outer(x, y=v).sum(dtype=paddle.float64)"
+
+
+def test_class_constructions_go_through_the_weight_hook_and_flags_convert() -> None:
+    found = derive(LSTM, "y, _ = torch.nn.LSTM(3, 4)(x)")
+    assert found.torch == "y, _ = __apimap_layer__(torch.nn.LSTM(3, 4), 1)(x)"
+    assert found.paddle == (
+        "y, _ = __apimap_layer__(paddle.nn.LSTM(input_size=3, hidden_size=4, time_major=True), 1)(x)"
+    )
+    found = derive(LSTM, "y, _ = torch.nn.LSTM(3, 4, batch_first=True)(x)")
+    assert "time_major=not True" in found.paddle
+    assert found.outputs == ["y", "_"]
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("y = torch.ones(3) + torch.nn.functional.pad(x, (1, 1))", "`torch.ones`"),
+        ("import torch\ny = torch.nn.functional.pad(x, (1, 1))", "`import`"),
+        ("y = x + 1", "没有调用"),
+        ("y = torch.nn.functional.pad(x)", "缺少必需的 `pad`"),
+        ("y = torch.nn.functional.pad(x, (1,), bogus=1)", "没有参数 `bogus`"),
+        ("y = torch.nn.functional.pad(*args)", "不能使用 * 或 ** 展开实参"),
+        ("y = (", "不是合法的 Python"),
+    ],
+)
+def test_underivable_calls_say_why(code: str, message: str) -> None:
+    with pytest.raises(CallError) as raised:
+        derive(PAD, code)
+    assert message in raised.value.detail
+
+
+def test_arguments_that_need_a_rewrite_cannot_be_derived() -> None:
+    rewrite = record(
+        torch_api="torch.abs",
+        torch_signature="torch.abs(input, *, out=None)",
+        paddle_api="paddle.abs",
+        paddle_signature="paddle.abs(x, name=None)",
+        category="torch_more",
+        params=[
+            {"torch": "input", "paddle": "x", "desc": "输入"},
+            {"torch": "out", "kind": "torch_only", "desc": "输出", "action": "rewrite"},
+        ],
+    )
+    assert derive(rewrite, "torch.abs(a)").paddle == "result = paddle.abs(x=a)"
+    with pytest.raises(CallError, match="需要转写"):
+        derive(rewrite, "torch.abs(a, out=b)")
+
+
+def test_varargs_need_paddle_to_accept_them() -> None:
+    reshape = record(
+        torch_api="torch.Tensor.reshape",
+        api_type="method",
+        torch_signature="torch.Tensor.reshape(*shape)",
+        paddle_api="paddle.Tensor.reshape",
+        paddle_signature="paddle.Tensor.reshape(shape, name=None)",
+        params=[{"torch": "*shape", "paddle": "shape", "desc": "形状"}],
+    )
+    with pytest.raises(CallError, match="可变参数"):
+        derive(reshape, "x.reshape(2, 3)")
+    accepted = reshape.model_copy(update={"paddle_accepts": {"*shape": "shape"}})
+    assert derive(accepted, "x.reshape(2, 3)").paddle == "result = x.reshape(2, 3)"
+
+
+def test_attributes_and_constants_are_replaced_by_name() -> None:
+    transposed = record(
+        torch_api="torch.Tensor.T", api_type="attribute", paddle_api="paddle.Tensor.T"
+    )
+    assert derive(transposed, "x.T").paddle == "result = x.T"
+    dtype = record(torch_api="torch.float32", api_type="constant", paddle_api="paddle.float32")
+    assert derive(dtype, "x.to(torch.float32)").paddle == "result = x.to(paddle.float32)"
+
+
+def test_positional_form_fills_skipped_defaults_and_keeps_naive_paddle_positions() -> None:
+    pad_form = positional_form(PAD, "torch.nn.functional.pad(x, (1, 2), value=3.5)")
+    assert pad_form == "result = torch.nn.functional.pad(x, (1, 2), 'constant', 3.5)"
+    naive = derive(PAD, pad_form, naive=True)
+    assert naive.paddle.startswith("result = paddle.nn.functional.pad(x, (1, 2), 'constant', 3.5")
+    assert positional_form(PAD, "torch.nn.functional.pad(x)") is None
+
+
+def test_scalar_forms_replace_one_tensor_argument_at_a_time() -> None:
+    where = record(
+        torch_api="torch.where",
+        torch_signature="torch.where(condition, input, other)",
+        paddle_api="paddle.where",
+        paddle_signature="paddle.where(condition, x=None, y=None, name=None)",
+        paddle_accepts={"input": "x", "other": "y"},
+        params=[
+            {"torch": "condition", "desc": "条件"},
+            {"torch": "input", "desc": "真"},
+            {"torch": "other", "desc": "假"},
+        ],
+    )
+    forms = scalar_forms(where, "torch.where(c, x, y)", {"x", "y"})
+    assert [(kind, param) for kind, param, _ in forms] == [
+        ("scalar", "input"),
+        ("int_scalar", "input"),
+        ("scalar", "other"),
+        ("int_scalar", "other"),
+    ]
+    assert forms[3][2] == "result = torch.where(c, x, 2)"
+
+
+def test_assigned_names_in_order_with_unpacking() -> None:
+    tree = parse_call("a, (b, *c) = f()\nd: int = 1\na += 1\nfor e in x: pass\nprint(g)\n")
+    assert assigned(tree) == ["a", "b", "c", "d"]
+    assert assigned(parse_call("def f():\n    inner = 1\nif x:\n    y = 2\n")) == []
