@@ -11,8 +11,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from apimap.cli import main
-from apimap.export import EXPORT_SCHEMA_PATH, export_document, export_schema_text, export_text
 from apimap.corpus import Entry, load_entries
+from apimap.export import EXPORT_SCHEMA_PATH, export_document, export_schema_text, export_text
 from apimap.model import Record
 from apimap.stamps import Proven, Stamp
 

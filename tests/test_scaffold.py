@@ -6,9 +6,10 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from apimap import loader
+from apimap import derived, loader
 from apimap.check import check_source
 from apimap.cli import main
+from apimap.model import Record
 from apimap.paths import record_path
 from apimap.rules.registry import RECORD_RULES
 from apimap.validate import validate
@@ -36,9 +37,16 @@ def _codes(tmp_path: Path, api: str) -> set[str]:
 
 
 def _rows(data: dict[str, object]) -> list[tuple[object, ...]]:
-    params = data["params"]
-    assert isinstance(params, list)
-    return [(r.get("torch"), r.get("paddle"), r["kind"]) for r in params]
+    """(torch, paddle, kind) of every row, with the derived values filled in."""
+    record = Record.model_validate(data)
+    return [
+        (row.torch, (derived.paddle_names(row) or [None])[0], str(derived.row_kind(row)))
+        for row in record.params
+    ]
+
+
+def _category(data: dict[str, object]) -> str:
+    return str(derived.category(Record.model_validate(data)))
 
 
 def test_python_signature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,7 +66,15 @@ def test_python_signature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         ("affine", None, "torch_only"),
     ]
     assert (None, "weight_attr", "paddle_only") in rows
-    assert data["category"] == "torch_more"
+    assert data["api_type"] == "class" and data["zh_name"] == "TODO"
+    assert data["category"] == _category(data) == "torch_more"
+    assert data["calls"] == [
+        {
+            "torch": "layer = torch.nn.BatchNorm1d(num_features=TODO)\nresult = layer(x)",
+            "inputs": {"x": "TODO"},
+        }
+    ]
+    assert "torch_url" not in data and "paddle_url" not in data  # derived from the names
     assert {"AM702", "AM216"} <= _codes(tmp_path, "torch.nn.BatchNorm1d")
     out = capsys.readouterr().out
     assert "paddle.nn.BatchNorm1D" in out and "desc" in out
@@ -70,7 +86,7 @@ def test_builtin_signature_from_stubs_with_aliases(tmp_path: Path) -> None:
     overloads = data["torch_signature"]
     assert isinstance(overloads, list)
     assert "torch.sum(input, *, dtype=None)" in overloads
-    assert data["paddle_param_aliases"] == {"input": "x", "dim": "axis"}
+    assert data["paddle_accepts"] == {"input": "x", "dim": "axis"}
     assert _rows(data) == [
         ("input", "input", "same"),
         ("dim", "dim", "same"),
@@ -78,15 +94,17 @@ def test_builtin_signature_from_stubs_with_aliases(tmp_path: Path) -> None:
         ("dtype", "dtype", "same"),
         ("out", "out", "same"),
     ]
-    assert data["category"] == "identical"
+    assert _category(data) == "identical"
 
 
 def test_paddle_aliases_make_an_identical_mapping(tmp_path: Path) -> None:
     assert _new(tmp_path, "torch.abs") == 0
     _, data = _draft(tmp_path, "torch.abs")
     assert data["torch_signature"] == "torch.abs(input, *, out=None)"
-    assert data["paddle_param_aliases"] == {"input": "x"}
-    assert data["category"] == "identical"
+    assert data["paddle_accepts"] == {"input": "x"}
+    assert data["inplace"] == {"torch": "torch.abs_", "paddle": "paddle.abs_"}
+    assert data["calls"] == [{"torch": "result = torch.abs(input)", "inputs": {"input": "TODO"}}]
+    assert _category(data) == "identical"
     assert _rows(data) == [("input", "input", "same"), ("out", "out", "same")]
     # Only the TODO markers (and the missing verification stamp of a fresh draft) remain.
     assert _codes(tmp_path, "torch.abs") == {"AM701", "AM702"}
@@ -108,7 +126,20 @@ def test_no_paddle_counterpart_drafts_a_missing_feature(tmp_path: Path) -> None:
     assert _new(tmp_path, "torch.nn.utils.rnn.pack_padded_sequence") == 0
     _, data = _draft(tmp_path, "torch.nn.utils.rnn.pack_padded_sequence")
     assert data["category"] == "missing"
-    assert data["reason"] == "TODO"
+    missing = data["missing"]
+    assert isinstance(missing, dict) and "reason" not in missing  # a person picks the class
+    assert missing["detail"] == "TODO" and missing["instead"] == "TODO"
+    assert {"AM204", "AM702"} <= _codes(tmp_path, "torch.nn.utils.rnn.pack_padded_sequence")
+
+
+def test_tensor_method_mapped_to_a_function_names_the_receiving_parameter(tmp_path: Path) -> None:
+    assert _new(tmp_path, "torch.Tensor.lerp", "--paddle", "paddle.lerp") == 0
+    _, data = _draft(tmp_path, "torch.Tensor.lerp")
+    assert data["api_type"] == "method"
+    assert data["self_param"] == "x"
+    assert _rows(data)[0] == ("end", "y", "rename")
+    calls = data["calls"]
+    assert isinstance(calls, list) and calls[0]["torch"] == "result = x.lerp(end, weight)"
 
 
 def test_nonexistent_api_exits_two(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

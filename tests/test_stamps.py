@@ -45,7 +45,7 @@ def test_round_trip_and_completeness() -> None:
     assert parse_stamp(text.encode()) == stamp()
     assert stamp().complete
     assert not stamp(unproven=["PyTorch 签名无法从库中读取"]).complete
-    assert text.endswith("}\n") and '"format": %d' % FORMAT in text
+    assert text.endswith("}\n") and f'"format": {FORMAT}' in text
 
 
 @pytest.mark.parametrize(

@@ -102,7 +102,7 @@ def texts(record: Record) -> list[tuple[Path, TextRole, str]]:
 
 
 def _texts(model: BaseModel, path: Path) -> Iterator[tuple[Path, TextRole, str]]:
-    roles, nested = _fields_of(type(model))
+    roles, nested = fields_of(type(model))
     for name in type(model).model_fields:
         value = getattr(model, name)
         if value is None:
@@ -119,21 +119,21 @@ def _texts(model: BaseModel, path: Path) -> Iterator[tuple[Path, TextRole, str]]
 
 
 @cache
-def _fields_of(model: type[BaseModel]) -> tuple[dict[str, TextRole], frozenset[str]]:
-    """Which fields carry a text role, and which hold nested models."""
+def fields_of(model: type[BaseModel]) -> tuple[dict[str, TextRole], dict[str, type[BaseModel]]]:
+    """Which fields carry a text role, and which hold a nested model (alone or in a list)."""
     roles: dict[str, TextRole] = {}
-    nested: set[str] = set()
+    nested: dict[str, type[BaseModel]] = {}
     for name, info in model.model_fields.items():
         for item in info.metadata:
             if isinstance(item, TextRole):
                 roles[name] = item
         for kind in _types_in(info.annotation):
             if isinstance(kind, type) and issubclass(kind, BaseModel):
-                nested.add(name)
+                nested[name] = kind
             for item in getattr(kind, "__metadata__", ()):
                 if isinstance(item, TextRole):
                     roles[name] = item
-    return roles, frozenset(nested)
+    return roles, nested
 
 
 def _types_in(annotation: Any) -> list[Any]:
@@ -145,7 +145,7 @@ def _types_in(annotation: Any) -> list[Any]:
 
 def fields_with_role(model: type[BaseModel], role: TextRole) -> frozenset[str]:
     """Names of ``model``'s fields that hold text of ``role``."""
-    roles, _ = _fields_of(model)
+    roles, _ = fields_of(model)
     return frozenset(name for name, found in roles.items() if found is role)
 
 

@@ -115,8 +115,10 @@ class Execution(_Strict):
     / inputs: name -> NumPy expression, converted to each side's tensor."""
 
     outputs: list[Identifier] | None = None
-    """要比较的结果变量；省略时比较两侧都赋值的顶层变量（调用为表达式时比较其值）
-    / result names to compare; default: names both sides assign (or the expression's value)."""
+    """要比较的结果变量；省略时比较两侧都赋值的顶层变量（调用为表达式时比较其值）；
+    `[]` 表示只确认两侧都能运行，用于返回值不同、无法比较的 API
+    / result names to compare; default: names both sides assign (or the expression's value);
+    `[]` only checks that both sides run, for APIs whose results cannot be compared."""
 
     rtol: float | None = None
     """相对误差容限 / relative tolerance for tensor values."""

@@ -113,6 +113,25 @@ HEADING = "{param}：{purpose}"
 WHEN = "{when}："
 
 # The badge.
+PROBE_LABELS = {
+    "positional": "按位置传入参数",
+    "dtype": "{arg} 类型的输入",
+    "scalar": "`{arg}` 为 Python 浮点数",
+    "int_scalar": "`{arg}` 为 Python 整数",
+    "int_mix": "int32 与 int64 的输入混用",
+    "unbatched": "不带批维度的输入",
+    "empty": "没有元素的 Tensor",
+    "zero_dim": "0 维 Tensor",
+}
+"""Probe id (the part before ``:``) -> what the probe tries, for the behaviour table."""
+
+SAME_BEHAVIOUR = "一致"
+DIFFERS_RAISES = "不一致：Paddle 报错"
+DIFFERS_TYPE = "不一致：结果类型不同"
+DIFFERS_VALUE = "不一致：结果不同"
+EXPLAINED = "{verdict}，见{where}"
+ACCEPTED = "{verdict}，可以接受：{reason}"
+
 VERIFIED = "已验证：{versions}"
 PARTLY_VERIFIED = "部分验证：{versions}"
 UNVERIFIED = "未验证"

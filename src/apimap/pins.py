@@ -14,6 +14,10 @@ VISION_TORCH_VERSION = "2.14.1"
 """torchvision 0.29.1 only runs on torch 2.14.1 (a separate environment, see the README)."""
 TORCHVISION_VERSION = "0.29.1"
 
+PACKAGE_PINS = {"tensorboard": "2.21.0", "visualdl": "2.5.3"}
+"""Packages records name besides the two libraries: torch's ``torch.utils.tensorboard``
+needs tensorboard, and visualdl holds the paddle side of other-package records."""
+
 PINS = {"torch": TORCH_VERSION, "paddle": PADDLE_VERSION}
 """Library name -> pinned version."""
 

@@ -1,13 +1,18 @@
 """``apimap new TORCH_API [--paddle PADDLE_API]``: write a draft record from the libraries.
 
-The draft holds everything the installed libraries tell: both signatures, the
-parameter rows paired by name, by a Paddle 3.x alias, by a conventional rename
-(``input`` -> ``x``, ``dim`` -> ``axis``, ...) and then, for required
-parameters, by position (``vec2`` -> ``y``), the row
-kinds (same, rename, default_diff, torch_only, paddle_only), the category they
-imply and the paddle aliases. What only a person can write (meanings, examples,
-the action for a torch-only parameter) is left as ``TODO`` or left out, so the
-draft fails ``apimap check`` until it is finished.
+The draft holds everything the installed libraries tell: the API type, both
+signatures, the parameter rows paired by name, by a torch-style name paddle
+accepts, by a conventional rename (``input`` -> ``x``, ``dim`` -> ``axis``,
+...) and then, for required parameters, by position (``vec2`` -> ``y``), the
+row kinds that cannot be derived (default_diff, torch_only, paddle_only), the
+receiving parameter of a method mapped to a function, the in-place variants
+and a call with every required argument. Without a paddle API of the same
+name it drafts 功能缺失 and lists the similarly named paddle APIs it looked at.
+Values format 2 derives (same-name sides, same/rename kinds, categories 1-3,
+default links) are left out; the category is written so a reader sees it. What only a person can write (the Chinese name,
+meanings, call inputs, examples, the action for a torch-only parameter, why
+something is missing) is written as ``TODO``, so the draft fails
+``apimap check`` until it is finished.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from apimap.canonical import schema_comment
 from apimap.categories import Category, RowKind, Section, computed_category
 from apimap.emit import render
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
+from apimap.migrate import minimal
 from apimap.paths import API_NAME, record_path
 from apimap.rules.catalog.am205_context_change import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
 from apimap.rules.catalog.am702_todo import TODO_MARKER
@@ -36,16 +42,6 @@ CONVENTIONAL_RENAMES = {
     "size": "shape",
 }
 """Torch parameter -> the paddle name it usually has."""
-
-_NAMESPACE_MAP = (
-    ("torch.Tensor.", "paddle.Tensor."),
-    ("torch.utils.data.", "paddle.io."),
-    ("torch.", "paddle."),
-)
-"""Where the paddle counterpart of a torch namespace usually lives (first match wins)."""
-
-TORCH_DOCS = "https://docs.pytorch.org/docs/stable/generated/{api}.html"
-PADDLE_DOCS = "https://www.paddlepaddle.org.cn/documentation/docs/zh/api/{path}_cn.html"
 
 
 class ScaffoldError(Exception):
@@ -69,24 +65,19 @@ class Draft:
     unknown: list[str] = field(default_factory=list)
 
 
-def guess_paddle_api(torch_api: str) -> str | None:
-    """The paddle API of the same name in the mapped namespace (case-insensitive), if any."""
-    from apimap.verify.libraries import ApiNotFound, resolve
+def guess_paddle_api(torch_api: str) -> tuple[str | None, list[str]]:
+    """The paddle API named like ``torch_api`` and every candidate looked at.
 
-    for torch_prefix, paddle_prefix in _NAMESPACE_MAP:
-        if not torch_api.startswith(torch_prefix):
-            continue
-        candidate = paddle_prefix + torch_api[len(torch_prefix) :]
-        parent, _, name = candidate.rpartition(".")
-        try:
-            owner = resolve(parent).obj
-        except ApiNotFound:
-            return None
-        matches = sorted(n for n in dir(owner) if n.lower() == name.lower())
-        exact = [n for n in matches if n == name]
-        chosen = exact or matches
-        return f"{parent}.{chosen[0]}" if len(chosen) == 1 else None
-    return None
+    The candidates are the paddle names :func:`apimap.verify.apis.candidates`
+    finds in the namespaces a counterpart would live in; an exact spelling wins,
+    otherwise a single case-insensitive match does.
+    """
+    from apimap.verify.apis import candidate_names, candidates
+
+    found = list(dict.fromkeys(candidates(torch_api)))
+    exact = [name for name in found if name in candidate_names(torch_api)]
+    chosen = exact[:1] or (found if len(found) == 1 else [])
+    return (chosen[0] if chosen else None), found
 
 
 def _params(signatures: list[Any]) -> list[_Param]:
@@ -187,13 +178,60 @@ def _section(torch_api: str) -> Section:
     return Section.BASIC
 
 
-def _paddle_url(paddle_api: str) -> str:
-    return PADDLE_DOCS.format(path=paddle_api.replace(".", "/"))
+def _call_draft(torch_api: str, api_type: str, params: list[_Param]) -> dict[str, Any] | None:
+    """A call with every required argument, for a person to give inputs to (``TODO``)."""
+    required = [p.spelled for p in _required_positional(params)]
+    if api_type == "class":
+        arguments = ", ".join(f"{name}={TODO_MARKER}" for name in required)
+        code = f"layer = {torch_api}({arguments})\nresult = layer(x)"
+        return {"torch": code, "inputs": {"x": TODO_MARKER}}
+    if api_type == "method" and torch_api.startswith("torch.Tensor."):
+        method = torch_api.rsplit(".", 1)[1]
+        code = f"result = x.{method}({', '.join(required)})"
+        return {"torch": code, "inputs": dict.fromkeys(["x", *required], TODO_MARKER)}
+    if api_type == "function":
+        code = f"result = {torch_api}({', '.join(required)})"
+        return {"torch": code, "inputs": dict.fromkeys(required, TODO_MARKER)}
+    return None
+
+
+def _inplace(torch_api: str, paddle_api: str) -> dict[str, str] | None:
+    """Both in-place variants (``abs_``), when both libraries have them."""
+    from apimap.verify.libraries import ApiNotFound, resolve
+
+    if torch_api.endswith("_"):
+        return None
+    try:
+        resolve(torch_api + "_")
+        resolve(paddle_api + "_")
+    except ApiNotFound:
+        return None
+    return {"torch": torch_api + "_", "paddle": paddle_api + "_"}
+
+
+def _missing(considered: list[str], data: dict[str, Any], unknown: list[str]) -> None:
+    """Draft 功能缺失: a person writes why, and why each similar paddle API does not map."""
+    data["category"] = str(Category.MISSING)
+    data["missing"] = {"detail": TODO_MARKER, "instead": TODO_MARKER}
+    if considered:
+        data["missing"]["considered"] = [
+            {"paddle": name, "why": TODO_MARKER} for name in considered
+        ]
+    unknown.append(
+        "Paddle API：未找到同名 API，按功能缺失起草；若有对应 API 请用 --paddle 指定；"
+        "missing 需写原因分类 reason、说明与替代做法 "
+        "(no paddle API found: drafted as missing; write the reason, detail and what to do)"
+    )
+    if considered:
+        unknown.append(
+            "considered：名称相近的 Paddle API 为什么不能对应 (why each similar API does not map)"
+        )
 
 
 def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     """Read both APIs and infer as much of the record as the libraries allow."""
     from apimap.verify.aliases import documented_aliases
+    from apimap.verify.apis import api_type_of
     from apimap.verify.libraries import ApiNotFound, resolve
     from apimap.verify.readers import Unreadable, read
 
@@ -203,8 +241,9 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
         raise ScaffoldError(f"已安装的库中没有 `{torch_api}` (no such API)") from None
     unknown: list[str] = []
     guessed = paddle_api is None
+    considered: list[str] = []
     if paddle_api is None:
-        paddle_api = guess_paddle_api(torch_api)
+        paddle_api, considered = guess_paddle_api(torch_api)
     elif not API_NAME.match(paddle_api):
         raise ScaffoldError(f"`{paddle_api}` 不是合法的 API 名称 (invalid API name)")
     paddle = None
@@ -213,22 +252,23 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
             paddle = resolve(paddle_api)
         except ApiNotFound:
             raise ScaffoldError(f"已安装的库中没有 `{paddle_api}` (no such API)") from None
+    api_type = api_type_of(torch)
     data: dict[str, Any] = {"torch_api": torch_api}
-    try:
-        torch_overloads = _preferred(read(torch).overloads)
-    except Unreadable:
-        torch_overloads = []
-        unknown.append("PyTorch 签名：库中读不到 (torch signature unreadable)")
-    texts = [o.text(torch_api) for o in torch_overloads] or [f"{torch_api}({TODO_MARKER})"]
-    data["torch_signature"] = texts[0] if len(texts) == 1 else texts
-    data["torch_url"] = TORCH_DOCS.format(api=torch_api)
+    if api_type != "function":
+        data["api_type"] = api_type
+    data["zh_name"] = TODO_MARKER
+    unknown.append("中文名称 zh_name：如「二维卷积层」(a short Chinese name)")
+    torch_overloads: list[Any] = []
+    if api_type not in {"attribute", "constant"}:
+        try:
+            torch_overloads = _preferred(read(torch).overloads)
+        except Unreadable:
+            unknown.append("PyTorch 签名：库中读不到 (torch signature unreadable)")
+        texts = [o.text(torch_api) for o in torch_overloads] or [f"{torch_api}({TODO_MARKER})"]
+        data["torch_signature"] = texts[0] if len(texts) == 1 else texts
     if paddle is None:
-        data["category"] = str(Category.MISSING)
-        data["reason"] = TODO_MARKER
-        unknown.append(
-            "Paddle API：未找到同名 API，按功能缺失起草；若有对应 API 请用 --paddle 指定 "
-            "(no paddle API found; drafted as missing)"
-        )
+        _missing(considered, data, unknown)
+        data["section"] = str(_section(torch_api))
         return Draft(data, unknown)
     if guessed:
         unknown.append(f"Paddle API：按名称推测为 `{paddle.api}`，请确认 (guessed by name)")
@@ -239,13 +279,9 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
         raise ScaffoldError(f"读不到 `{paddle.api}` 的签名 (paddle signature unreadable)") from None
     data["paddle_api"] = paddle.api
     data["paddle_signature"] = paddle_overload.text(paddle.api)
-    data["paddle_url"] = _paddle_url(paddle.api)
     paddle_params = [p for p in _params([paddle_overload]) if p.name != "name"]
-    skip_first = torch_api.startswith("torch.Tensor.") and not paddle.api.startswith(
-        "paddle.Tensor."
-    )
-    if skip_first and paddle_params:
-        data["paddle_skip_first"] = True
+    if api_type == "method" and not paddle.owner_is_class and paddle_params:
+        data["self_param"] = paddle_params[0].spelled
         paddle_params = paddle_params[1:]
     paddle_names = {p.spelled for p in paddle_params}
     aliases = {
@@ -254,16 +290,27 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
         if target in paddle_names and alias not in paddle_names
     }
     if aliases:
-        data["paddle_param_aliases"] = aliases
-    rows = pair_rows(_params(torch_overloads), paddle_params, aliases, actual.namespaces)
-    kinds = [RowKind(row["kind"]) for row in rows]
-    category = computed_category(kinds)
+        data["paddle_accepts"] = aliases
+    inplace = _inplace(torch_api, paddle.api)
+    if inplace:
+        data["inplace"] = inplace
+        unknown.append("inplace：请确认原位版本与本 API 映射方式相同 (check the in-place variant)")
+    torch_params = _params(torch_overloads)
+    rows = pair_rows(torch_params, paddle_params, aliases, actual.namespaces)
+    category = computed_category([RowKind(row["kind"]) for row in rows])
     if torch_api.startswith(TORCH_FAMILIES) and paddle.api.startswith(PADDLE_CONTEXT_OBJECTS):
         category = Category.CONTEXT_CHANGE
     data["category"] = str(category)
     data["section"] = str(_section(torch_api))
     if rows:
         data["params"] = rows
+    call = _call_draft(torch_api, api_type, torch_params)
+    if call is not None and category.computable:
+        data["calls"] = [call]
+        unknown.append(
+            "calls：写出输入（NumPy 表达式）；调用应覆盖每个参数行 "
+            "(give the call inputs; calls should exercise every row)"
+        )
     examples = [
         {"param": row["torch"], "cases": [{"torch": TODO_MARKER, "paddle": TODO_MARKER}]}
         for row in rows
@@ -273,14 +320,14 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
         examples.insert(0, {"cases": [{"torch": TODO_MARKER, "paddle": TODO_MARKER}]})
     if examples:
         data["examples"] = examples
+    data = minimal(data)
     unknown += [
         "参数含义 desc：每行都需要填写 (every row's meaning)",
-        "链接：按常见的文档路径生成，请打开确认 (documentation links follow the usual pattern)",
-        f"分类：由参数推断为 `{category}`，类型或用法不一致（type_diff、usage_diff）需人工判断 "
-        "(category inferred from names and defaults only)",
+        f"分类：由参数推断为 `{category}`，类型或用法不一致（type_diff、usage_diff）需人工判断，"
+        "apimap verify 的探测会报告行为差异 (category inferred from names and defaults only)",
         f"映射表类别 section：推测为「{data['section']}」(section guessed)",
     ]
-    if examples:
+    if any(row["kind"] == RowKind.TORCH_ONLY for row in rows):
         unknown.append(
             "torch_only 行的 action 与转写示例：选择 rewrite / none / delete 并写示例 "
             "(choose each torch-only row's action, write the examples)"

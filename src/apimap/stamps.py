@@ -5,8 +5,10 @@ A record at ``<root>/mappings/<path>.yaml`` has its stamp at
 touch different records never conflict. Only ``apimap verify --update``
 writes stamps. A stamp names
 
-* the digest of the record's data it verified (any later edit of any value
-  makes it stale; formatting and comments do not);
+* the digest of the record's facts it verified: every value except prose
+  (names, descriptions, notes' text, conditions), so that an edit of an API
+  name, a signature, a row's kind, code or an acknowledged probe makes it
+  stale, while rewording a sentence, formatting and comments do not;
 * the version of apimap's verifier (what a stamp proves changes with it);
 * the library versions;
 * what was proven: signatures read (or not, and why), calls, cases and probes
@@ -25,19 +27,47 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pydantic import BaseModel
+
+from apimap.derived import fields_of
+from apimap.model import Record, TextRole
+
 STAMPS_DIR = "stamps"
 MAPPINGS_DIR = "mappings"
 STAMP_SUFFIX = ".json"
 FORMAT = 1
-VERIFIER_VERSION = 1
+VERIFIER_VERSION = 2
 """Raise when what verify proves changes (a new probe class, a stricter comparison):
 every stamp then goes stale and the corpus is verified again."""
 
 
 def digest(data: Any) -> str:
-    """The digest of a record's data: canonical JSON, so layout and comments do not count."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """The digest of a record's facts: canonical JSON of the data without its prose."""
+    text = json.dumps(facts(data), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+PROSE = frozenset({TextRole.NAME, TextRole.INLINE, TextRole.SENTENCE, TextRole.SUMMARY})
+"""Text roles verification proves nothing about."""
+
+
+def facts(data: Any, model: type[BaseModel] = Record) -> Any:
+    """``data`` without the values of prose fields, read along the record model."""
+    if not isinstance(data, dict):
+        return data
+    roles, nested = fields_of(model)
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if roles.get(key) in PROSE and isinstance(value, str):
+            continue
+        inner = nested.get(key) if isinstance(key, str) else None
+        if inner is None:
+            out[key] = value
+        elif isinstance(value, list):
+            out[key] = [facts(item, inner) for item in value]
+        else:
+            out[key] = facts(value, inner)
+    return out
 
 
 def stamp_relpath(record_relpath: PurePosixPath) -> PurePosixPath:

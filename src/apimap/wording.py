@@ -138,3 +138,10 @@ def api_kind_line(record: Record) -> str | None:
     if record.api_type is ApiType.FUNCTION:
         return None
     return record.api_type.label
+
+
+def probe_label(probe: str) -> str:
+    """``dtype:uint8`` -> uint8 类型的输入; an unknown probe id is shown as it is."""
+    name, _, arg = probe.partition(":")
+    template = phrases.PROBE_LABELS.get(name)
+    return template.format(arg=arg) if template else probe

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from apimap.importer.inline import unescape
 from apimap.corpus import Entry
+from apimap.importer.inline import unescape
 from apimap.model import Record
 from apimap.render import views
 from apimap.render.names import api_docname

@@ -14,13 +14,13 @@ from apimap import loader
 from apimap.categories import Category, Section
 from apimap.check import check_source
 from apimap.cli import main
-from apimap.importer.report import summary, write_text
+from apimap.corpus import load_entries
 from apimap.importer.record_data import record_fields
+from apimap.importer.report import summary, write_text
 from apimap.importer.run import Kind, Outcome, run_import
 from apimap.importer.writer import KEPT_HEADER
 from apimap.model import Record
 from apimap.paths import record_path
-from apimap.corpus import load_entries
 from apimap.render.site import SiteSources, render_site
 from apimap.rules.registry import RECORD_RULES
 from apimap.validate import validate

@@ -32,9 +32,11 @@ def corpus_layout(work: Path, mappings: Path) -> SiteLayout:
 
 
 def copy_corpus(target: Path) -> Path:
-    """A copy of the test corpus that a test may change; returns its ``mappings`` folder."""
+    """A copy of the test corpus and its stamps that a test may change; returns its
+    ``mappings`` folder."""
     mappings = target / "mappings"
     shutil.copytree(CORPUS, mappings)
+    shutil.copytree(CORPUS.parent / "stamps", target / "stamps")
     return mappings
 
 

@@ -110,8 +110,9 @@ def test_diff_page_follows_the_spec_layout(page: Any, site_url: str) -> None:
         "参数映射",
         "转写示例",
         "注意事项",
+        "行为对照",
     ]
-    rows = page.locator("article table tbody tr")
+    rows = page.locator("article table").first.locator("tbody tr")
     assert rows.count() == 10
     cells = [text.strip() for text in rows.nth(1).locator("td").all_inner_texts()]
     assert cells == ["eps", "epsilon", "为保证数值稳定而加到分母上的值，仅参数名不一致。"]

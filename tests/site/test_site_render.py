@@ -111,7 +111,7 @@ def test_rules_page_lists_every_rule_with_its_first_bad_fixture(
     page = rendered["rules.md"].decode()
     for rule in ALL_RULES:
         assert f"## {rule.code} " in page
-    first_bad = [path for path in fixtures("AM201") if path.name.startswith("bad")][0]
+    first_bad = next(path for path in fixtures("AM201") if path.name.startswith("bad"))
     assert f"`{first_bad.name}`" in page
     assert first_bad.read_text(encoding="utf-8").splitlines()[1] in page
     assert "为了数值稳定" not in page

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from apimap.pins import PINS, VISION_PINS, pins_for
+from apimap.verify import environments as environments_module
 from apimap.verify.environments import (
     MAIN_PADDLE,
     MAIN_TORCH,
@@ -28,8 +29,12 @@ def test_the_vision_interpreter_is_found_only_where_it_exists(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(environments_module, "CHECKOUT", tmp_path)
     monkeypatch.delenv(VISION_PYTHON_VARIABLE, raising=False)
     assert environments()[VISION_TORCH].python is None
+    (tmp_path / ".venv-vision" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv-vision" / "bin" / "python").write_text("", encoding="utf-8")
+    assert environments()[VISION_TORCH].python == str(tmp_path / ".venv-vision" / "bin" / "python")
     python = tmp_path / "python"
     python.write_text("", encoding="utf-8")
     monkeypatch.setenv(VISION_PYTHON_VARIABLE, str(python))

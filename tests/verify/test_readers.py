@@ -6,8 +6,8 @@ import pytest
 
 from apimap.verify.aliases import call_accepts, documented_aliases
 from apimap.verify.libraries import ApiNotFound, resolve
-from apimap.verify.sides import Side
 from apimap.verify.readers import read, without_leading_defaults
+from apimap.verify.sides import Side
 
 
 def _texts(api: str) -> list[tuple[str, str]]:

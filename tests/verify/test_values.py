@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from apimap.verify.sides import Side
-from apimap.verify.values import TooLarge, Tolerance, comparable, compare, encode
+from apimap.verify.values import Tolerance, TooLarge, comparable, compare, encode
 
 EXACT = Tolerance()
 
@@ -135,7 +135,9 @@ def test_scalars_by_type_and_value(torch_side: Side) -> None:
 
 def test_shapes_and_dtypes_compare_by_value(torch_side: Side, paddle_side: Side) -> None:
     torch, paddle = torch_side.lib, paddle_side.lib
-    left, right = _both(torch_side, paddle_side, torch.zeros(2, 3).shape, paddle.zeros([2, 3]).shape)
+    left, right = _both(
+        torch_side, paddle_side, torch.zeros(2, 3).shape, paddle.zeros([2, 3]).shape
+    )
     assert left["t"] == right["t"] == "shape"
     assert compare("s", left, right, EXACT) == []
     left, right = _both(torch_side, paddle_side, torch.float32, paddle.float32)
@@ -144,13 +146,9 @@ def test_shapes_and_dtypes_compare_by_value(torch_side: Side, paddle_side: Side)
 
 def test_values_off_keeps_structure(torch_side: Side, paddle_side: Side) -> None:
     shape_only = Tolerance(values=False)
-    left, right = _both(
-        torch_side, paddle_side, torch_side.lib.rand(2), paddle_side.lib.rand([2])
-    )
+    left, right = _both(torch_side, paddle_side, torch_side.lib.rand(2), paddle_side.lib.rand([2]))
     assert compare("y", left, right, shape_only) == []
-    left, right = _both(
-        torch_side, paddle_side, torch_side.lib.rand(2), paddle_side.lib.rand([3])
-    )
+    left, right = _both(torch_side, paddle_side, torch_side.lib.rand(2), paddle_side.lib.rand([3]))
     assert compare("y", left, right, shape_only) != []
 
 

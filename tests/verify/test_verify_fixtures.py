@@ -140,9 +140,7 @@ def test_one_worker_per_environment(tmp_path: Path) -> None:
     assert result.diagnostics == []
 
 
-def test_missing_environment_is_said_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_missing_environment_is_said_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(VISION_PYTHON_VARIABLE, str(tmp_path / "no-such-python"))
     records = fixture_entries(ENVIRONMENT_MISSING)
     result = run_verify(records, workers=1, timeout=TIMEOUT)

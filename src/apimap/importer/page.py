@@ -372,6 +372,8 @@ class _PageReader:
             self.problems.append(Problem(UNSPLIT_CODE, extra.line, "多余的示例", kept=kept))
 
     def _table(self, table: Table) -> None:
+        if self.state == "generated":
+            return
         looks_like_params = table.header and plain_name(table.header[-1]) == _REMARK_HEADER
         if self.table is None and (self.state == "params" or looks_like_params):
             if len(table.header) != 3:

@@ -19,7 +19,7 @@ from apimap.render.chart import PackageCounts
 from apimap.render.markdown import format_signature
 from apimap.render.names import api_docname
 from apimap.render.packages import OTHER, TORCH_PACKAGES, package_of
-from apimap.stamps import Stamp
+from apimap.stamps import ProbeResult, Stamp
 
 
 def has_page(record: Record) -> bool:
@@ -119,11 +119,16 @@ def case_view(case: Case) -> CaseView:
     return CaseView(wording.when_line(case.when) if case.when else None, code)
 
 
+_LIBRARY_ORDER = {"torch": 0, "torchvision": 1, "paddle": 2}
+"""The badge names the source libraries first, then paddle."""
+
+
 def badge(record: Record, stamp: Stamp | None) -> Badge:
     """已验证 / 部分验证 with the versions, or 未验证."""
     if stamp is None:
         return Badge(phrases.UNVERIFIED, False, [], None)
-    versions = " / ".join(f"{name} {stamp.versions[name]}" for name in sorted(stamp.versions))
+    order = sorted(stamp.versions, key=lambda name: (_LIBRARY_ORDER.get(name, 3), name))
+    versions = " / ".join(f"{name} {stamp.versions[name]}" for name in order)
     template = phrases.VERIFIED if stamp.complete else phrases.PARTLY_VERIFIED
     return Badge(
         template.format(versions=versions), stamp.complete, list(stamp.proven.unproven), stamp.date
@@ -131,32 +136,49 @@ def badge(record: Record, stamp: Stamp | None) -> Badge:
 
 
 def behaviour_rows(record: Record, stamp: Stamp | None) -> list[BehaviourRow]:
-    """The probe results as the page's behaviour table (only probes that tell something)."""
+    """The probe results as the page's behaviour table: one row per probe, in the order
+    verify ran them, showing the first call where the libraries differ (if any)."""
     if stamp is None:
         return []
-    rows = []
+    grouped: dict[str, list[ProbeResult]] = {}
     for result in stamp.behaviour:
-        if result.differs:
-            verdict = f"不一致：{result.detail}" if result.detail else "不一致"
-            if result.acknowledged:
-                verdict += f"（见 {_acknowledgement(record, result.acknowledged)}）"
-        else:
-            verdict = "一致"
-        rows.append(BehaviourRow(result.probe, result.torch, result.paddle, verdict))
+        grouped.setdefault(result.probe, []).append(result)
+    rows = []
+    for probe, results in grouped.items():
+        shown = next((result for result in results if result.differs), results[0])
+        rows.append(
+            BehaviourRow(
+                wording.probe_label(probe), shown.torch, shown.paddle, _verdict(record, shown)
+            )
+        )
     return rows
 
 
-def _acknowledgement(record: Record, where: str) -> str:
-    """``notes[1]`` -> 注意事项第 2 条; ``params[0]`` -> 参数 input; ``accepted[0]`` -> its reason."""
-    kind, _, rest = where.partition("[")
-    index = int(rest.rstrip("]") or 0)
-    if kind == "notes":
-        return f"注意事项第 {index + 1} 条"
+def _verdict(record: Record, result: ProbeResult) -> str:
+    if not result.differs:
+        return phrases.SAME_BEHAVIOUR
+    if result.paddle.startswith("✗"):
+        verdict = phrases.DIFFERS_RAISES
+    elif result.paddle != result.torch:
+        verdict = phrases.DIFFERS_TYPE
+    else:
+        verdict = phrases.DIFFERS_VALUE
+    kind, _, rest = result.acknowledged.partition("[")
+    index = int(rest.rstrip("]") or 0) if rest else 0
+    if kind == "accepted" and index < len(record.accepted):
+        return phrases.ACCEPTED.format(verdict=verdict, reason=record.accepted[index].reason)
+    if result.acknowledged:
+        return phrases.EXPLAINED.format(
+            verdict=verdict, where=_acknowledgement(record, kind, index)
+        )
+    return verdict
+
+
+def _acknowledgement(record: Record, kind: str, index: int) -> str:
+    """``notes[1]`` -> 注意事项第 2 条; ``params[0]`` -> 参数映射 input."""
     if kind == "params" and index < len(record.params):
         return f"参数映射 {wording.table_names(record.params[index])[0]}"
-    if kind == "accepted" and index < len(record.accepted):
-        return record.accepted[index].reason.rstrip("。")
-    return where
+    return f"注意事项第 {index + 1} 条"
 
 
 def api_page(entry: Entry) -> ApiPage:

@@ -27,6 +27,8 @@ from apimap.pins import (
 VISION_PYTHON_VARIABLE = "APIMAP_VISION_PYTHON"
 DEFAULT_VISION_PYTHON = Path(".venv-vision/bin/python")
 VISION_SETUP = "make .venv-vision/.installed"
+CHECKOUT = Path(__file__).resolve().parents[3]
+"""The source checkout apimap runs from (an editable install)."""
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,7 @@ def vision_python() -> str | None:
     configured = os.environ.get(VISION_PYTHON_VARIABLE)
     if configured:
         return configured if Path(configured).is_file() else None
-    checkout = Path(__file__).resolve().parents[3]
-    for candidate in (Path.cwd() / DEFAULT_VISION_PYTHON, checkout / DEFAULT_VISION_PYTHON):
+    for candidate in (Path.cwd() / DEFAULT_VISION_PYTHON, CHECKOUT / DEFAULT_VISION_PYTHON):
         if candidate.is_file():
             return str(candidate)
     return None

@@ -164,7 +164,8 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
         return [_run_failure(spec, "paddle", paddle)]
     messages, compared, setup = _compare_outputs(spec, torch["values"], paddle["values"])
     findings = setup + [Finding(DIFFERS, spec.path, message) for message in messages]
-    if compared == 0 and not findings:
+    run_only = spec.explicit_outputs and not spec.outputs
+    if compared == 0 and not findings and not run_only:
         detail = (
             "没有可比较的结果：把结果赋给变量，如 `y = m(x)` "
             "(nothing compared: assign a result, e.g. y = m(x))"
@@ -256,7 +257,8 @@ def judge(
                     executed += not own
                 else:
                     probe_count += 1
-                    judgement.behaviour.append(_probe_result(spec, torch, paddle))
+                    if torch.get("ok"):  # a probe torch rejects tells nothing
+                        judgement.behaviour.append(_probe_result(spec, torch, paddle))
     findings += _acknowledge(record, judgement.behaviour)
     cases = sum(1 for path, _ in derived.executions(record) if path[0] != "calls")
     judgement.proven = Proven(

@@ -9,7 +9,7 @@ From each call, and without anything written for it, verify also runs:
 * ``scalar:<param>`` / ``int_scalar:<param>``: a Python float or int in place of a
   tensor argument;
 * ``int_mix``: integer inputs of mixed widths (int32 with int64);
-* ``unbatched`` (layers): the input without its batch dimension;
+* ``unbatched`` (layers): the inputs without their batch dimension;
 * ``empty`` and ``zero_dim`` (functions and methods): an empty and a 0-d input.
 
 A probe that torch rejects tells nothing. A probe torch accepts and paddle

@@ -94,7 +94,11 @@ def _probe_inputs(arrays: dict[str, Any], probe: dict[str, Any], np: Any) -> dic
         first = names[0]
         array = arrays[first]
         if shape == "unbatched" and array.ndim >= 2:
-            arrays[first] = array[0]
+            # every input batched like the first one loses its batch dimension
+            for name in names:
+                other = arrays[name]
+                if other.ndim == array.ndim and other.shape[0] == array.shape[0]:
+                    arrays[name] = other[0]
         elif shape == "empty" and array.ndim >= 1:
             arrays[first] = array[:0]
         elif shape == "zero_dim" and array.size:
