@@ -23,7 +23,7 @@ from pathlib import Path
 import yaml
 
 from apimap.check import iter_record_files, run_check
-from apimap.rules.examples import parse_code
+from apimap.rules.catalog.am232_example_python import parse_code
 from apimap.signature import parse_signature
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from apimap.corpus import load_entries
 from apimap.export import export_text
 from apimap.importer.run import Outcome, run_import
-from apimap.render.corpus import load_entries
 from apimap.render.site import SiteSources, render_site
 
 sys.path.insert(0, str(Path(__file__).parent))
