@@ -120,6 +120,9 @@ def _run_failure(spec: RunSpec, side: str, outcome: dict[str, Any]) -> Finding:
     if stage in _FAILURE_RULES:
         return Finding(_FAILURE_RULES[stage], _where_code(spec, side), f"{side}：{error}")
     line = outcome.get("line")
+    if stage == "setup":
+        where = f"{side} 准备代码第 {line} 行 (setup line {line})" if line else f"{side} 准备代码"
+        return Finding(RAISES, (*spec.path, "setup", side), f"{where}：{error}", line)
     derived_side = spec.path[0] == "calls" and side == "paddle"
     if derived_side:
         detail = f"由参数映射推导的 Paddle 代码 `{spec.paddle}` 出错 (derived paddle code raised)：{error}"
@@ -172,6 +175,12 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
         )
         findings.append(Finding(SETUP, spec.path, detail))
     return findings
+
+
+def _informative(torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
+    """A probe torch rejects tells nothing, nor one whose setup code paddle rejects: the
+    difference is then in the code around the API, not in the API."""
+    return bool(torch.get("ok")) and paddle.get("stage") != "setup"
 
 
 def _probe_result(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> ProbeResult:
@@ -257,7 +266,7 @@ def judge(
                     executed += not own
                 else:
                     probe_count += 1
-                    if torch.get("ok"):  # a probe torch rejects tells nothing
+                    if _informative(torch, paddle):
                         judgement.behaviour.append(_probe_result(spec, torch, paddle))
     findings += _acknowledge(record, judgement.behaviour)
     cases = sum(1 for path, _ in derived.executions(record) if path[0] != "calls")

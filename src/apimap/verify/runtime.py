@@ -167,6 +167,7 @@ def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
     filename = f"<{side.name}>"
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, float(spec.get("seconds") or RUN_SECONDS))
+    stage = "setup"
     try:
         side.reset(SEED)
         if spec.get("setup"):
@@ -175,13 +176,14 @@ def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
             for name in sorted(set(namespace) - before):
                 layers(namespace[name], f"setup:{name}")
             side.reset(SEED)
+        stage = "code"
         exec(compile(spec["code"], filename, "exec"), namespace)
     except RunTimeout as exc:
         return {"ok": False, "stage": "timeout", "error": str(exc), "line": _line(exc, filename)}
     except BaseException as exc:  # the code is the contributor's
         return {
             "ok": False,
-            "stage": "code",
+            "stage": stage,
             "error": error_text(exc),
             "line": _line(exc, filename),
         }
