@@ -19,6 +19,7 @@ from apimap.render import commands as site_commands
 from apimap.report import FORMATS, WRITERS
 from apimap.rules import ALL_RULES
 from apimap.schema_export import SCHEMA_PATH, schema_text
+from apimap.surface import command as surface_command
 from apimap.verify import command as verify_command
 from apimap.workflow_commands import add_commands as add_workflow_commands
 from apimap.workflow_commands import apply_fixes
@@ -132,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     xcheck.add_parser(commands)
     add_workflow_commands(commands)
     site_commands.add_commands(commands)
+    surface_command.add_parser(commands)
     return parser
 
 
