@@ -18,6 +18,7 @@ from apimap.importer import command as import_command
 from apimap.render import commands as site_commands
 from apimap.report import FORMATS, WRITERS
 from apimap.rules import ALL_RULES
+from apimap.scan import command as scan_command
 from apimap.schema_export import SCHEMA_PATH, schema_text
 from apimap.surface import command as surface_command
 from apimap.verify import command as verify_command
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_workflow_commands(commands)
     site_commands.add_commands(commands)
     surface_command.add_parser(commands)
+    scan_command.add_parser(commands)
     return parser
 
 

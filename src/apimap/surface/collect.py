@@ -122,6 +122,8 @@ def _is_public_in_module(
         return False
     if _is_value(obj):
         return origin == library
+    if any(part.startswith("_") for part in origin.split(".")[1:]):
+        return True
     return origin == namespace or origin.startswith(namespace + ".")
 
 

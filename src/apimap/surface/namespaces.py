@@ -148,8 +148,10 @@ NAMESPACES: Final[dict[str, tuple[NamespaceSpec, ...]]] = {
 DEFINITION: Final = (
     "A name N of a listed namespace M is public when N has no leading underscore, is not a "
     "module nor None, and either (a) M defines __all__ and lists N, or (b) the object is the library's "
-    "own and belongs to M: a class or function whose __module__ is M or lies below M, an "
-    "instance of a class of the library (dtypes, layouts, memory formats), or any object that "
+    "own and belongs to M: a class or function whose __module__ is M or lies below M, or is a "
+    "private module of the library (torch._C..., torch._jit_internal: an implementation behind "
+    "a public name such as torch.jit.is_scripting or torch.distributed.TCPStore), an instance "
+    "of a class of the library's top-level module (dtypes, layouts, memory formats), or any object that "
     "M's own source binds at top level by a definition or an assignment rather than an import. "
     "Objects of other packages (typing, builtins, numpy, ...) are never public, even when "
     "__all__ lists them; a name M merely imports from elsewhere in the library is public "

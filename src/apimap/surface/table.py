@@ -167,8 +167,11 @@ class Surface:
     names: dict[str, PublicName] = field(init=False)
     namespaces: dict[str, NamespaceEntry] = field(init=False)
     modules: frozenset[str] = field(init=False)
+    tensor_methods: frozenset[str] = field(init=False)
+    """Short names of the public ``torch.Tensor`` methods."""
     _defined: dict[str, str] = field(init=False)
     _by_short: dict[str, list[tuple[str, str]]] = field(init=False)
+    _aliases: dict[str, list[str]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.names = {}
@@ -188,6 +191,16 @@ class Surface:
                         full, namespace, library, entry.kind, entry.alias_of, entry.defined_in
                     )
         self.modules = frozenset(modules)
+        tensor = self.namespaces.get("torch.Tensor")
+        self.tensor_methods = frozenset(
+            short
+            for short, entry in (tensor.names.items() if tensor else ())
+            if entry.kind == "method"
+        )
+        self._aliases = {}
+        for public in sorted(self.names.values(), key=lambda p: p.name):
+            if public.alias_of:
+                self._aliases.setdefault(public.alias_of, []).append(public.name)
         for public in sorted(self.names.values(), key=lambda p: (p.alias_of is not None, p.name)):
             if public.defined_in and public.defined_in not in self.names:
                 self._defined.setdefault(public.defined_in, public.name)
@@ -210,6 +223,26 @@ class Surface:
             return
         for short in sorted(ns.names):
             yield self.names[f"{namespace}.{short}"]
+
+    def alias_group(self, name: str) -> list[str]:
+        """The canonical name of ``name`` and all its aliases, canonical first."""
+        canonical = self.canonical(name)
+        return [canonical, *self._aliases.get(canonical, ())]
+
+    def star_names(self, module: str) -> list[str]:
+        """The names ``from module import *`` binds, as far as the table knows them.
+
+        A namespace binds its public names (``__all__`` where it has one); any
+        other module of the library binds the objects the table says it defines.
+        """
+        ns = self.namespaces.get(module)
+        if ns is not None and ns.kind == "module":
+            return sorted(ns.names)
+        return sorted(
+            where.rpartition(".")[2]
+            for where in self._defined
+            if where.rpartition(".")[0] == module
+        )
 
     def canonical(self, name: str) -> str:
         """The canonical name of a public name (itself unless it is an alias)."""
