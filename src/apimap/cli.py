@@ -12,6 +12,7 @@ from pathlib import Path
 from apimap import export, scaffold, xcheck
 from apimap.allowlist import load_allowlist
 from apimap.check import run_check
+from apimap.coverage import command as coverage_command
 from apimap.diagnostics import Severity
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.importer import command as import_command
@@ -136,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     site_commands.add_commands(commands)
     surface_command.add_parser(commands)
     scan_command.add_parser(commands)
+    coverage_command.add_parser(commands)
     return parser
 
 
