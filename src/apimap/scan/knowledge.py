@@ -8,11 +8,16 @@ page and its URL, the record's aliases), so such a change is made here alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from apimap.categories import Category
+
+if TYPE_CHECKING:
+    from apimap.render.corpus import Entry
 
 
 class KnowledgeError(Exception):
@@ -78,14 +83,8 @@ def default_mappings() -> Path:
     return checkout if checkout.is_dir() else here
 
 
-def load_knowledge(mappings: Path) -> Knowledge:
-    """Read every record below ``mappings``; raise :class:`KnowledgeError` if any is broken."""
-    from apimap.render.corpus import RenderError, load_entries
-
-    try:
-        entries = load_entries(mappings)
-    except RenderError as exc:
-        raise KnowledgeError(exc.problems) from exc
+def knowledge_from_entries(entries: Iterable[Entry]) -> Knowledge:
+    """The knowledge of records the caller has already loaded (the site does)."""
     return Knowledge(
         tuple(
             RecordInfo(
@@ -97,3 +96,14 @@ def load_knowledge(mappings: Path) -> Knowledge:
             for entry in entries
         )
     )
+
+
+def load_knowledge(mappings: Path) -> Knowledge:
+    """Read every record below ``mappings``; raise :class:`KnowledgeError` if any is broken."""
+    from apimap.render.corpus import RenderError, load_entries
+
+    try:
+        entries = load_entries(mappings)
+    except RenderError as exc:
+        raise KnowledgeError(exc.problems) from exc
+    return knowledge_from_entries(entries)
