@@ -83,8 +83,7 @@ _Import = TypeVar("_Import", TorchImport, ProjectImport)
 
 
 def _latest(imports: list[_Import], line: int) -> _Import:
-    chosen = imports[0]
-    for item in imports:
-        if item.line <= line:
-            chosen = item
-    return chosen
+    before = [item for item in imports if item.line <= line]
+    if before:
+        return max(before, key=lambda item: item.line)
+    return min(imports, key=lambda item: item.line)

@@ -111,7 +111,15 @@ def decode_source(data: bytes) -> tuple[str | None, ReadProblem | None]:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        return None, ReadProblem("encoding", 1, f"编码声明无效 (bad encoding declaration): {exc}")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            return None, ReadProblem(
+                "encoding",
+                _line_of(data, bad.start),
+                "不是 UTF-8，也没有有效的编码声明 (not UTF-8 and no valid coding declaration)",
+            )
+        return None, ReadProblem("encoding", 1, f"编码声明无效 (bad coding declaration): {exc}")
     try:
         return data.decode(encoding), None
     except UnicodeDecodeError as exc:

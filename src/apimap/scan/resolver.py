@@ -199,8 +199,8 @@ class _FileResolver:
     # -- bindings of a scope ---------------------------------------------------------
 
     def _collect(self, scope: _Scope, body: Iterable[ast.stmt]) -> None:
-        """Every binding the statements make in ``scope`` (nested scopes excluded)."""
-        stack: list[ast.stmt] = list(body)
+        """Every binding the statements make in ``scope`` (nested scopes excluded), in source order."""
+        stack: list[ast.stmt] = list(reversed(list(body)))
         while stack:
             node = stack.pop()
             if isinstance(node, ast.Assign):
@@ -216,24 +216,24 @@ class _FileResolver:
                 scope.local(node.name)
             elif isinstance(node, ast.For | ast.AsyncFor):
                 _bind_target(scope, node.target)
-                stack.extend(node.body)
-                stack.extend(node.orelse)
+                stack.extend(reversed(node.orelse))
+                stack.extend(reversed(node.body))
             elif isinstance(node, ast.With | ast.AsyncWith):
                 for item in node.items:
                     if item.optional_vars is not None:
                         _bind_target(scope, item.optional_vars)
-                stack.extend(node.body)
+                stack.extend(reversed(node.body))
             elif isinstance(node, ast.If | ast.While):
-                stack.extend(node.body)
-                stack.extend(node.orelse)
+                stack.extend(reversed(node.orelse))
+                stack.extend(reversed(node.body))
             elif isinstance(node, ast.Try | ast.TryStar):
-                stack.extend(node.body)
-                stack.extend(node.orelse)
-                stack.extend(node.finalbody)
-                for handler in node.handlers:
+                stack.extend(reversed(node.finalbody))
+                stack.extend(reversed(node.orelse))
+                for handler in reversed(node.handlers):
                     if handler.name:
                         scope.local(handler.name)
-                    stack.extend(handler.body)
+                    stack.extend(reversed(handler.body))
+                stack.extend(reversed(node.body))
             elif isinstance(node, ast.Global):
                 scope.globals.update(node.names)
             elif isinstance(node, ast.Nonlocal):
@@ -242,9 +242,9 @@ class _FileResolver:
                 for target in node.targets:
                     _bind_target(scope, target)
             elif isinstance(node, ast.Match):
-                for case in node.cases:
+                for case in reversed(node.cases):
                     _bind_pattern(scope, case.pattern)
-                    stack.extend(case.body)
+                    stack.extend(reversed(case.body))
 
     def _lookup(self, scope: _Scope, name: str, line: int) -> Binding | None:
         current: _Scope | None = scope
