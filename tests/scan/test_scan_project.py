@@ -61,9 +61,7 @@ def test_shadowing_by_scope(report: ScanReport) -> None:
     # `with open(...) as torch` shadows torch in that function: torch.zeros is not counted.
     assert "torch.zeros" not in _by_api(report.apis)
     # `cuda = None` in the except branch does not hide `import torch.cuda as cuda`.
-    assert _sites(_by_api(report.apis)["torch.cuda.is_available"]) == {
-        "proj/shadowing.py": [40]
-    }
+    assert _sites(_by_api(report.apis)["torch.cuda.is_available"]) == {"proj/shadowing.py": [40]}
     # Shadowed F.relu(...) calls are calls on an unknown receiver: the Tensor heuristic.
     relu_method = _by_api(report.methods)["torch.Tensor.relu"]
     assert _sites(relu_method) == {"proj/shadowing.py": [10, 15, 20, 32, 33]}
