@@ -30,6 +30,7 @@ import ast
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from apimap.scan.bindings import (
     LIBRARIES,
@@ -42,6 +43,8 @@ from apimap.scan.bindings import (
 from apimap.scan.files import ReadProblem, SourceFile, decode_source
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_LEAVES = frozenset({ast.Constant, ast.Import, ast.ImportFrom, ast.Load, ast.Store, ast.Del})
+"""Nodes with nothing to resolve below them."""
 _END_OF_FILE = 1 << 30
 
 Ref = tuple[str, int, bool]
@@ -143,6 +146,16 @@ class _FileResolver:
         self.methods_names = config.tensor_methods
         self.result = FileScan(source.path, source.module)
         self.module_scope = _Scope("module", None)
+        self._handlers: dict[type[ast.AST], Callable[[Any, _Scope], None]] = {
+            ast.Name: self._visit_name,
+            ast.Attribute: self._visit_attribute,
+            ast.Call: self._visit_call,
+            ast.FunctionDef: self._function,
+            ast.AsyncFunctionDef: self._function,
+            ast.ClassDef: self._class,
+            ast.Lambda: self._lambda,
+            **dict.fromkeys(_COMPREHENSIONS, self._comprehension),
+        }
 
     # -- imports -----------------------------------------------------------------
 
@@ -300,37 +313,41 @@ class _FileResolver:
             self.result.methods.append((node.attr, line))
         self._visit(base, scope)
 
-    def _visit(self, node: ast.AST, scope: _Scope) -> None:
-        if isinstance(node, ast.Attribute):
-            self._attribute(node, scope, False)
-        elif isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                self._name(node, scope, False)
-        elif isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Attribute):
-                self._attribute(func, scope, True)
-            elif isinstance(func, ast.Name):
-                self._name(func, scope, True)
-            else:
-                self._visit(func, scope)
-            for arg in node.args:
-                self._visit(arg, scope)
-            for keyword in node.keywords:
-                self._visit(keyword.value, scope)
-        elif isinstance(node, ast.Constant | ast.Import | ast.ImportFrom):
-            return
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            self._function(node, scope)
-        elif isinstance(node, ast.ClassDef):
-            self._class(node, scope)
-        elif isinstance(node, ast.Lambda):
-            self._lambda(node, scope)
-        elif isinstance(node, _COMPREHENSIONS):
-            self._comprehension(node, scope)
+    def _visit_name(self, node: ast.Name, scope: _Scope) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self._name(node, scope, False)
+
+    def _visit_attribute(self, node: ast.Attribute, scope: _Scope) -> None:
+        self._attribute(node, scope, False)
+
+    def _visit_call(self, node: ast.Call, scope: _Scope) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            self._attribute(func, scope, True)
+        elif isinstance(func, ast.Name):
+            self._name(func, scope, True)
         else:
-            for child in ast.iter_child_nodes(node):
-                self._visit(child, scope)
+            self._visit(func, scope)
+        for arg in node.args:
+            self._visit(arg, scope)
+        for keyword in node.keywords:
+            self._visit(keyword.value, scope)
+
+    def _visit(self, node: ast.AST, scope: _Scope) -> None:
+        handler = self._handlers.get(node.__class__)
+        if handler is not None:
+            handler(node, scope)
+            return
+        if node.__class__ in _LEAVES:
+            return
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self._visit(item, scope)
+            elif isinstance(value, ast.AST):
+                self._visit(value, scope)
 
     def _arguments(self, args: ast.arguments, outer: _Scope, inner: _Scope) -> None:
         for default in args.defaults:
