@@ -12,6 +12,7 @@ from scan_fixtures import CORPUS, HOSTILE_NAME
 
 from apimap.cli import main
 from apimap.scan.classify import Classifier
+from apimap.scan.progress import ProgressBar
 from apimap.scan.report import ScanReport
 from apimap.scan.runner import scan_paths
 from apimap.scan.write_html import write_html
@@ -205,3 +206,23 @@ def test_out_file_and_formats(project: Path, capsys: pytest.CaptureFixture[str])
     code, out, _ = _run([str(project), "--format", "json"], capsys)
     again.write(out)
     assert again.getvalue() == Path("report.json").read_text(encoding="utf-8")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    assert not ProgressBar.wanted(io.StringIO())
+    terminal = _Terminal()
+    assert ProgressBar.wanted(terminal)
+    bar = ProgressBar(terminal)
+    bar(1, 4)
+    bar(2, 4)  # within a tenth of a second: not redrawn
+    bar(4, 4)  # the last one always is
+    bar.close()
+    drawn = terminal.getvalue()
+    assert drawn.count("扫描 (scanning)") == 2
+    assert "[#######.......................] 1/4" in drawn and "4/4" in drawn
+    assert drawn.endswith("\r")
