@@ -27,7 +27,8 @@ max-width:70rem}
 .bar{height:1.1rem;border-radius:2px;min-width:1px}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
-th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top;
+overflow-wrap:anywhere}
 th{cursor:pointer;background:#f4f4f4;position:sticky;top:0;user-select:none}
 th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
