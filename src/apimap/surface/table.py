@@ -86,6 +86,8 @@ class PublicName:
 
 
 def _entry(data: dict[str, Any]) -> NameEntry:
+    if data["kind"] not in KINDS:
+        raise ValueError(f"unknown kind {data['kind']!r}")
     return NameEntry(data["kind"], data.get("alias_of"), data.get("defined_in"))
 
 
