@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from apimap.scan.bindings import ProjectImport, TorchImport
 from apimap.scan.files import SourceFile
 from apimap.scan.resolver import FileScan, ResolverConfig, scan_text
@@ -186,3 +188,15 @@ def test_syntax_errors_and_deep_nesting_are_problems(surface: Surface) -> None:
     deep = _scan(surface, "import torch\nx = " + "[" * 3000 + "]" * 3000 + "\n")
     assert deep.problem is not None and deep.problem.kind in ("syntax", "too-deep")
     assert deep.refs == []
+
+
+def test_a_resolver_crash_is_the_file_s_problem(
+    surface: Surface, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*args: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr("apimap.scan.resolver._FileResolver._attribute", crash)
+    scan = _scan(surface, "import torch\ntorch.abs(1)\n")
+    assert scan.problem is not None and scan.problem.kind == "internal"
+    assert "KeyError" in scan.problem.message and scan.refs == []

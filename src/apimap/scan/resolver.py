@@ -70,7 +70,7 @@ class FileProblem:
     """A file that could not be scanned, and where."""
 
     kind: str
-    """``binary``, ``encoding``, ``syntax``, ``unreadable`` or ``too-deep``."""
+    """``binary``, ``encoding``, ``syntax``, ``unreadable``, ``too-deep`` or ``internal``."""
     line: int
     col: int
     message: str
@@ -444,6 +444,12 @@ def scan_text(text: str, source: SourceFile, config: ResolverConfig) -> FileScan
         scan = FileScan(source.path, source.module)
         scan.problem = FileProblem(
             "too-deep", 1, 1, "表达式嵌套过深，无法分析 (expressions nested too deeply)"
+        )
+        return scan
+    except Exception as exc:  # a resolver bug on one file must not stop the scan
+        scan = FileScan(source.path, source.module)
+        scan.problem = FileProblem(
+            "internal", 1, 1, f"内部错误 (internal error): {type(exc).__name__}: {exc}"
         )
         return scan
 
