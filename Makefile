@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 VISION_STAMP := $(VISION_VENV)/.installed
 
-.PHONY: main test lint pytest verify bench bench-site bench-verify
+.PHONY: main test lint pytest verify bench bench-site bench-verify bench-scan
 
 # Main environment: apimap, the site toolchain, the browser driver, torch 2.13.0 (CPU) and
 # paddle 3.3.1. `pip install torch==2.13.0` takes this machine's local CPU wheel.
@@ -48,3 +48,6 @@ bench-site: $(STAMP)
 
 bench-verify: $(STAMP) $(VISION_STAMP)
 	$(PY) bench/bench_verify.py
+
+bench-scan: $(STAMP)
+	$(PY) bench/bench_scan.py transformers==5.23.0 3

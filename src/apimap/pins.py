@@ -33,3 +33,8 @@ VISION_PREFIX = "torchvision."
 def pins_for(api: str) -> dict[str, str]:
     """The versions a record of ``api`` is verified against."""
     return VISION_PINS if api.startswith(VISION_PREFIX) else PINS
+
+
+def public_version(version: str) -> str:
+    """The version without a local suffix: ``2.13.0+cpu`` -> ``2.13.0``."""
+    return version.split("+", 1)[0]

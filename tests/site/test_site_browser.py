@@ -60,7 +60,7 @@ def test_home_page_shows_counts_and_chart(page: Any, site_url: str) -> None:
     assert "PyTorch → Paddle API 映射" in page.title()
     body = page.locator("article").inner_text()
     assert "本站收录 14 个 PyTorch API" in body
-    assert "按 PyTorch 包统计" in body
+    assert "公开 API 覆盖率" in body
     chart = page.locator("img[src$='coverage.svg']")
     assert chart.evaluate("img => img.complete && img.naturalWidth > 0")
 

@@ -14,9 +14,8 @@ import pytest
 from apimap import corpus as corpus_module
 from apimap.corpus import CorpusError, load_entries
 from apimap.render import views as views_module
-from apimap.render.chart import PackageCounts, coverage_svg
+from apimap.render.chart import NamespaceCounts, coverage_svg
 from apimap.render.names import INDEX_SCRIPT, api_docname
-from apimap.render.packages import OTHER, package_of
 from apimap.render.site import render_site
 from apimap.render.writer import MARKER, OutputFolderError, sync_tree
 from apimap.rules.registry import ALL_RULES, fixtures
@@ -130,29 +129,29 @@ def test_filter_index_lists_records_and_aliases(rendered: dict[str, bytes]) -> N
     assert by_api["torch.nn.utils.rnn.pack_padded_sequence"]["page"] == ""
 
 
-def test_home_page_counts_per_category_and_package(rendered: dict[str, bytes]) -> None:
+def test_home_page_counts_per_category_and_surface_coverage(rendered: dict[str, bytes]) -> None:
     home = rendered["index.md"].decode()
     assert "本站收录 14 个 PyTorch API" in home
-    assert "| `torch.nn` | 6 | 5 | 1 | 83% |" in home
-    assert "| `torch.nn.utils.rnn` |" not in home
+    # The corpus records four of the 169 public names of torch.nn (Conv2d, CosineSimilarity,
+    # Softmax, BatchNorm1d); pack_padded_sequence is its 功能缺失 record.
+    assert "| `torch.nn` | 169 | 4 | 0 | 0 | 165 | 2% |" in home
+    assert "| `torch.nn.utils.rnn` | 11 | 0 | 1 | 0 | 10 | 9% |" in home
+    assert "| `torchvision.transforms` | 41 | 0 | 0 | 0 | 41 | 0% |" in home
     assert "coverage.svg" in home and "coverage.svg" in rendered
-
-
-def test_package_of_takes_the_longest_listed_package() -> None:
-    assert package_of("torch.nn.functional.relu") == "torch.nn.functional"
-    assert package_of("torch.nn.Conv2d") == "torch.nn"
-    assert package_of("torch.finfo") == "torch.finfo"
-    assert package_of("torch.utils.data.random_split") == "torch.utils.data"
-    assert package_of("torch.utils.tensorboard.SummaryWriter") == "torch"
-    assert package_of("torchvision.ops.nms") == OTHER
+    svg = rendered["coverage.svg"].decode()
+    assert "torch 其他 48 个命名空间" in svg and "4 / 169  2%" in svg
 
 
 def test_coverage_chart_is_deterministic_svg() -> None:
-    rows = [PackageCounts("torch", {1: 3, 7: 1}), PackageCounts("torch.nn", {})]
+    rows = [
+        NamespaceCounts("torch", 10, {1: 3, 7: 1}, 2, 4),
+        NamespaceCounts("torch.nn", 0, {}, 0, 0),
+    ]
     svg = coverage_svg(rows)
     assert svg == coverage_svg(rows)
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
-    assert "3 / 4  75%" in svg and "0 / 0  -" in svg
+    assert "6 / 10  60%" in svg and "0 / 0  -" in svg
+    assert "torch 别名：2" in svg and "torch 未分类：4" in svg
 
 
 def test_record_cache_reparses_only_changed_files(

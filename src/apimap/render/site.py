@@ -120,20 +120,20 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
     env = environment(sources.templates)
     files = _hand_written(sources.pages)
     texts = _api_pages(entries, env, sources)
-    packages = views.package_counts(entries)
+    coverage = views.surface_coverage(entries)
     texts["index.md"] = render(
         env,
         "index.md.j2",
         "index",
         groups=views.group_counts(entries),
-        packages=packages,
+        coverage=coverage,
         records=len(entries),
         aliases=sum(len(views.other_names(entry.record)) for entry in entries),
         pages=sum(1 for entry in entries if views.has_page(entry.record)),
         chart=CHART,
         guides=_guides(files),
     )
-    texts[CHART] = coverage_svg(packages)
+    texts[CHART] = coverage_svg(coverage.chart)
     texts[f"{TABLES_DOC}.md"] = render(
         env,
         "tables.md.j2",

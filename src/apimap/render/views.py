@@ -9,17 +9,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from apimap import derived, phrases, wording
 from apimap.categories import GROUP_NAMES, Category, Section
 from apimap.corpus import Entry
 from apimap.model import Case, Record
-from apimap.render.chart import PackageCounts
+from apimap.render.chart import NamespaceCounts
 from apimap.render.markdown import format_signature
 from apimap.render.names import api_docname
-from apimap.render.packages import OTHER, TORCH_PACKAGES, package_of
 from apimap.stamps import ProbeResult, Stamp
+
+if TYPE_CHECKING:
+    from apimap.coverage.compute import Counts
 
 
 def has_page(record: Record) -> bool:
@@ -420,12 +423,51 @@ def group_counts(entries: Iterable[Entry]) -> list[GroupCount]:
     ]
 
 
-def package_counts(entries: Iterable[Entry]) -> list[PackageCounts]:
-    """Counts per torch package (the seed list, then 其他) and category group."""
-    by_package: dict[str, Counter[int]] = {name: Counter() for name in (*TORCH_PACKAGES, OTHER)}
-    for entry in entries:
-        by_package[package_of(entry.api)][derived.category(entry.record).group] += 1
-    return [PackageCounts(name, dict(counter)) for name, counter in by_package.items()]
+@dataclass(frozen=True)
+class SurfaceCoverage:
+    """The home page's coverage of the public surface (see :mod:`apimap.coverage`)."""
+
+    chart: list[NamespaceCounts]
+    """Each core namespace, then the other namespaces of each library summed."""
+    table: list[NamespaceCounts]
+    """Every namespace."""
+    total: NamespaceCounts
+    versions: str
+
+
+def _namespace_counts(name: str, counts: Iterable[Counts]) -> NamespaceCounts:
+    from apimap.coverage.compute import Status
+
+    total, aliases, unclassified = 0, 0, 0
+    groups: Counter[int] = Counter()
+    for item in counts:
+        total += item.total
+        aliases += item.statuses[Status.ALIAS]
+        unclassified += item.statuses[Status.UNCLASSIFIED]
+        groups.update(item.groups)
+    return NamespaceCounts(name, total, dict(sorted(groups.items())), aliases, unclassified)
+
+
+def surface_coverage(entries: Iterable[Entry]) -> SurfaceCoverage:
+    """How the records cover the committed public-surface table, per namespace."""
+    from apimap.coverage.compute import compute
+    from apimap.scan.knowledge import knowledge_from_entries
+    from apimap.surface.table import load_surface
+
+    coverage = compute(load_surface(), knowledge_from_entries(entries))
+    chart: list[NamespaceCounts] = []
+    for library in sorted(coverage.libraries):
+        rows = [ns for ns in coverage.namespaces if ns.library == library]
+        chart += [_namespace_counts(ns.namespace, [ns.counts]) for ns in rows if ns.group == "core"]
+        others = [ns.counts for ns in rows if ns.group != "core"]
+        if others:
+            chart.append(_namespace_counts(f"{library} 其他 {len(others)} 个命名空间", others))
+    return SurfaceCoverage(
+        chart=chart,
+        table=[_namespace_counts(ns.namespace, [ns.counts]) for ns in coverage.namespaces],
+        total=_namespace_counts("合计", [coverage.total]),
+        versions="、".join(f"{name} {version}" for name, version in coverage.versions.items()),
+    )
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,12 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+from apimap.pins import public_version
+
 SIDES = ("torch", "paddle")
 BFLOAT16 = "bfloat16"
 WEIGHT_NAMES = {"running_mean": "_mean", "running_var": "_variance"}
 """Torch buffer names whose paddle counterparts are named differently."""
-
-
-def public_version(version: str) -> str:
-    """The version without a local suffix: ``2.13.0+cpu`` -> ``2.13.0``."""
-    return version.split("+", 1)[0]
 
 
 def _quiet_import(name: str) -> Any:
