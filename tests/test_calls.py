@@ -197,4 +197,13 @@ def test_scalar_forms_replace_one_tensor_argument_at_a_time() -> None:
 def test_assigned_names_in_order_with_unpacking() -> None:
     tree = parse_call("a, (b, *c) = f()\nd: int = 1\na += 1\nfor e in x: pass\nprint(g)\n")
     assert assigned(tree) == ["a", "b", "c", "d"]
-    assert assigned(parse_call("def f():\n    inner = 1\nif x:\n    y = 2\n")) == []
+    assert assigned(parse_call("def f():\n    inner = 1\nclass C:\n    field = 1\n")) == []
+
+
+def test_assignments_inside_blocks_bind_module_names() -> None:
+    code = (
+        "with torch.no_grad():\n    a = x * 2\n"
+        "if x:\n    b = 1\nelse:\n    c = 2\n"
+        "try:\n    d = 3\nexcept E:\n    e = 4\nfinally:\n    f = 5\n"
+    )
+    assert assigned(parse_call(code)) == ["a", "b", "c", "d", "e", "f"]

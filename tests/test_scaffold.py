@@ -157,3 +157,24 @@ def test_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert _new(tmp_path, "torch.abs") == 2
     assert target.read_text(encoding="utf-8") == "kept\n"
     assert "已存在" in capsys.readouterr().err
+
+
+def test_values_get_no_signature_and_a_call_that_reads_them(tmp_path: Path) -> None:
+    assert _new(tmp_path, "torch.float32") == 0
+    _, data = _draft(tmp_path, "torch.float32")
+    assert data["api_type"] == "constant" and data["paddle_api"] == "paddle.float32"
+    assert "paddle_signature" not in data and "params" not in data
+    assert data["calls"] == [{"torch": "result = torch.float32"}]
+    assert _new(tmp_path, "torch.Tensor.shape") == 0
+    _, data = _draft(tmp_path, "torch.Tensor.shape")
+    assert data["api_type"] == "attribute"
+    assert data["calls"] == [{"torch": "result = x.shape", "inputs": {"x": "TODO"}}]
+
+
+def test_context_managers_get_a_with_block(tmp_path: Path) -> None:
+    assert _new(tmp_path, "torch.autograd.no_grad") == 0
+    _, data = _draft(tmp_path, "torch.autograd.no_grad")
+    assert data["api_type"] == "context_manager"
+    assert data["calls"] == [
+        {"torch": "with torch.autograd.no_grad():\n    result = x * 2", "inputs": {"x": "TODO"}}
+    ]

@@ -167,9 +167,11 @@ def derive(record: Record, code: str, naive: bool = False) -> Derived:
 
 
 def assigned(tree: ast.Module) -> list[str]:
-    """Names bound by module-level assignments, in order of first appearance."""
+    """Names bound by module-level assignments, in order of first appearance; assignments
+    inside ``with``, ``if``, ``for``, ``while`` and ``try`` blocks count (they bind module
+    names), those inside functions and classes do not."""
     seen: dict[str, None] = {}
-    for statement in tree.body:
+    for statement in _module_level(tree.body):
         targets: list[ast.expr] = []
         if isinstance(statement, ast.Assign):
             targets = list(statement.targets)
@@ -180,6 +182,20 @@ def assigned(tree: ast.Module) -> list[str]:
                 if isinstance(node, ast.Name):
                     seen.setdefault(node.id)
     return list(seen)
+
+
+_BLOCKS = (ast.With, ast.If, ast.For, ast.While, ast.Try)
+
+
+def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    for statement in body:
+        yield statement
+        if isinstance(statement, _BLOCKS):
+            yield from _module_level(statement.body)
+            for handler in getattr(statement, "handlers", []):
+                yield from _module_level(handler.body)
+            yield from _module_level(getattr(statement, "orelse", []))
+            yield from _module_level(getattr(statement, "finalbody", []))
 
 
 def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:

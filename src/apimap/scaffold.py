@@ -44,6 +44,10 @@ CONVENTIONAL_RENAMES = {
 """Torch parameter -> the paddle name it usually has."""
 
 
+VALUE_TYPES = frozenset({"attribute", "constant"})
+"""API types that are values, not calls: no signature, no parameter rows."""
+
+
 class ScaffoldError(Exception):
     """The draft cannot be written (exit code 2)."""
 
@@ -179,15 +183,22 @@ def _section(torch_api: str) -> Section:
 
 
 def _call_draft(torch_api: str, api_type: str, params: list[_Param]) -> dict[str, Any] | None:
-    """A call with every required argument, for a person to give inputs to (``TODO``)."""
+    """Code that uses the API with every required argument, for a person to give inputs to."""
     required = [p.spelled for p in _required_positional(params)]
+    member = torch_api.rsplit(".", 1)[1]
+    on_tensor = torch_api.startswith("torch.Tensor.")
     if api_type == "class":
         arguments = ", ".join(f"{name}={TODO_MARKER}" for name in required)
         code = f"layer = {torch_api}({arguments})\nresult = layer(x)"
         return {"torch": code, "inputs": {"x": TODO_MARKER}}
-    if api_type == "method" and torch_api.startswith("torch.Tensor."):
-        method = torch_api.rsplit(".", 1)[1]
-        code = f"result = x.{method}({', '.join(required)})"
+    if api_type == "context_manager":
+        return {"torch": f"with {torch_api}():\n    result = x * 2", "inputs": {"x": TODO_MARKER}}
+    if api_type == "attribute" and on_tensor:
+        return {"torch": f"result = x.{member}", "inputs": {"x": TODO_MARKER}}
+    if api_type == "constant":
+        return {"torch": f"result = {torch_api}"}
+    if api_type == "method" and on_tensor:
+        code = f"result = x.{member}({', '.join(required)})"
         return {"torch": code, "inputs": dict.fromkeys(["x", *required], TODO_MARKER)}
     if api_type == "function":
         code = f"result = {torch_api}({', '.join(required)})"
@@ -259,7 +270,7 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     data["zh_name"] = TODO_MARKER
     unknown.append("中文名称 zh_name：如「二维卷积层」(a short Chinese name)")
     torch_overloads: list[Any] = []
-    if api_type not in {"attribute", "constant"}:
+    if api_type not in VALUE_TYPES:
         try:
             torch_overloads = _preferred(read(torch).overloads)
         except Unreadable:
@@ -272,31 +283,40 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
         return Draft(data, unknown)
     if guessed:
         unknown.append(f"Paddle API：按名称推测为 `{paddle.api}`，请确认 (guessed by name)")
-    try:
-        actual = read(paddle)
-        paddle_overload = actual.overloads[0]
-    except Unreadable:
-        raise ScaffoldError(f"读不到 `{paddle.api}` 的签名 (paddle signature unreadable)") from None
     data["paddle_api"] = paddle.api
-    data["paddle_signature"] = paddle_overload.text(paddle.api)
-    paddle_params = [p for p in _params([paddle_overload]) if p.name != "name"]
-    if api_type == "method" and not paddle.owner_is_class and paddle_params:
-        data["self_param"] = paddle_params[0].spelled
-        paddle_params = paddle_params[1:]
-    paddle_names = {p.spelled for p in paddle_params}
-    aliases = {
-        alias: target
-        for alias, target in documented_aliases(getattr(paddle.obj, "__doc__", None)).items()
-        if target in paddle_names and alias not in paddle_names
-    }
-    if aliases:
-        data["paddle_accepts"] = aliases
-    inplace = _inplace(torch_api, paddle.api)
-    if inplace:
-        data["inplace"] = inplace
-        unknown.append("inplace：请确认原位版本与本 API 映射方式相同 (check the in-place variant)")
+    paddle_params: list[_Param] = []
+    aliases: dict[str, str] = {}
+    namespaces: Any = ()
+    if api_type not in VALUE_TYPES:
+        try:
+            actual = read(paddle)
+            paddle_overload = actual.overloads[0]
+        except Unreadable:
+            raise ScaffoldError(
+                f"读不到 `{paddle.api}` 的签名 (paddle signature unreadable)"
+            ) from None
+        namespaces = actual.namespaces
+        data["paddle_signature"] = paddle_overload.text(paddle.api)
+        paddle_params = [p for p in _params([paddle_overload]) if p.name != "name"]
+        if api_type == "method" and not paddle.owner_is_class and paddle_params:
+            data["self_param"] = paddle_params[0].spelled
+            paddle_params = paddle_params[1:]
+        paddle_names = {p.spelled for p in paddle_params}
+        aliases = {
+            alias: target
+            for alias, target in documented_aliases(getattr(paddle.obj, "__doc__", None)).items()
+            if target in paddle_names and alias not in paddle_names
+        }
+        if aliases:
+            data["paddle_accepts"] = aliases
+        inplace = _inplace(torch_api, paddle.api)
+        if inplace:
+            data["inplace"] = inplace
+            unknown.append(
+                "inplace：请确认原位版本与本 API 映射方式相同 (check the in-place variant)"
+            )
     torch_params = _params(torch_overloads)
-    rows = pair_rows(torch_params, paddle_params, aliases, actual.namespaces)
+    rows = pair_rows(torch_params, paddle_params, aliases, namespaces)
     category = computed_category([RowKind(row["kind"]) for row in rows])
     if torch_api.startswith(TORCH_FAMILIES) and paddle.api.startswith(PADDLE_CONTEXT_OBJECTS):
         category = Category.CONTEXT_CHANGE
