@@ -170,3 +170,31 @@ def test_committed_schema_is_current() -> None:
     assert (
         main(["schema", "--output", str(ROOT / "schema" / "mapping.schema.json"), "--check"]) == 0
     )
+
+
+def test_rules_explains_the_codes_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "am220", "AM201"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("AM")] == [
+        "AM201",
+        "AM220",
+    ]
+    assert "原因 (why)" in out and "--fix：" in out  # AM201 carries a fix
+    assert main(["rules", "AM999"]) == 2
+    assert "AM999" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_output_quietly() -> None:
+    reader = subprocess.Popen(
+        # thousands of lines: more than a pipe buffers
+        [sys.executable, "-m", "apimap", "coverage", "--todo", "--limit", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout is not None
+    reader.stdout.readline()
+    reader.stdout.close()  # like `apimap coverage --todo | head -1`
+    _, err = reader.communicate()
+    assert reader.returncode == 0
+    assert b"Traceback" not in err

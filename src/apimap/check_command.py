@@ -68,14 +68,22 @@ def run_check_command(args: argparse.Namespace) -> int:
 
 def configure_rules(rules: argparse.ArgumentParser) -> None:
     """The arguments of ``apimap rules``."""
+    rules.add_argument("codes", nargs="*", help="只看这些规则并显示说明，如 AM220 (explain these)")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.set_defaults(handler=run_rules_command)
 
 
 def run_rules_command(args: argparse.Namespace) -> int:
-    """The rule table: code, severity, scope, whether ``--fix`` repairs it, title."""
+    """The rule table: code, severity, scope, whether ``--fix`` repairs it, title; with
+    codes, each rule's hint, reason and fix."""
     from apimap.rules.registry import ALL_RULES
 
+    wanted = {code.upper() for code in args.codes}
+    unknown = sorted(wanted - {rule.code for rule in ALL_RULES})
+    if unknown:
+        print(f"apimap rules: 没有规则 (no rule) {', '.join(unknown)}", file=sys.stderr)
+        return EXIT_USAGE
+    rules = [rule for rule in ALL_RULES if not wanted or rule.code in wanted]
     if args.format == "json":
         rows = [
             {
@@ -87,13 +95,18 @@ def run_rules_command(args: argparse.Namespace) -> int:
                 "why": r.why,
                 "fixable": r.fixable,
             }
-            for r in ALL_RULES
+            for r in rules
         ]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return EXIT_CLEAN
-    for rule in ALL_RULES:
+    for rule in rules:
         fixable = "fix" if rule.fixable else "-"
         print(f"{rule.code}  {rule.severity:<7}  {rule.scope:<6}  {fixable:<3}  {rule.title}")
+        if wanted:
+            print(f"    提示 (hint)：{rule.hint}")
+            print(f"    原因 (why)：{rule.why}")
+            if rule.fix is not None:
+                print(f"    --fix：{rule.fix.description}")
     return EXIT_CLEAN
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -127,6 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
     except KeyboardInterrupt:
         return EXIT_USAGE
+    except BrokenPipeError:
+        # the reader went away (`apimap rules | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_CLEAN
     except Exception:
         print("apimap: 内部错误 (internal error)", file=sys.stderr)
         traceback.print_exc()
