@@ -1,0 +1,47 @@
+"""The pinned library versions are written in one module; every other place must agree."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from apimap.pins import (
+    PACKAGE_PINS,
+    PADDLE_VERSION,
+    TORCH_VERSION,
+    TORCHVISION_VERSION,
+    VISION_TORCH_VERSION,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _extras() -> dict[str, list[str]]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras: dict[str, list[str]] = project["optional-dependencies"]
+    return extras
+
+
+def test_the_extras_install_the_pinned_versions() -> None:
+    extras = _extras()
+    assert sorted(extras["verify"]) == sorted(
+        [
+            f"torch=={TORCH_VERSION}",
+            f"paddlepaddle=={PADDLE_VERSION}",
+            *(f"{name}=={version}" for name, version in PACKAGE_PINS.items()),
+        ]
+    )
+    assert sorted(extras["vision"]) == sorted(
+        [
+            f"torch=={VISION_TORCH_VERSION}",
+            f"torchvision=={TORCHVISION_VERSION}",
+            f"paddlepaddle=={PADDLE_VERSION}",
+        ]
+    )
+
+
+def test_the_ci_workflow_installs_the_pinned_torch() -> None:
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
+    pinned = set(re.findall(r"pip install torch==([\w.]+)", workflow))
+    assert pinned == {TORCH_VERSION}
