@@ -2,7 +2,10 @@
 
 Git says which record files were added, deleted, modified or renamed between
 two revisions (read-only commands only); both versions of each file are then
-compared as records: category, parameter rows, examples and other fields.
+compared as records: category, parameter rows (with the values format 2 derives
+filled in, so leaving out a derivable value is no change), calls, examples and
+other fields. A changed scalar shows its old and new value
+(``paddle_api: paddle.cuda.manual_seed → paddle.cuda.seed``).
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from apimap.categories import Category
 from apimap.paths import decode_name
 
 RECORD_SUFFIXES = (".yaml", ".yml")
-SECTION_FIELDS = ("torch_api", "category", "params", "examples")
-"""Fields reported on their own; every other changed field is listed by name."""
+SECTION_FIELDS = ("torch_api", "category", "params", "calls", "examples")
+"""Fields reported on their own; every other changed field is listed with its values."""
+SHOWN_LENGTH = 60
+"""Longer values are cut in the Markdown report (the JSON report has them whole)."""
+REPORT_VERSION = 2
 
 
 class GitError(Exception):
@@ -74,13 +80,63 @@ def _version(path: str, raw: bytes | None) -> Version:
     return Version(path, doc.data)
 
 
+@dataclass(frozen=True)
+class FieldChange:
+    """One changed field; ``old`` and ``new`` are kept when both are scalars (or absent)."""
+
+    name: str
+    old: Any = None
+    new: Any = None
+    scalar: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for ``--format json``."""
+        found: dict[str, Any] = {"field": self.name}
+        if self.scalar:
+            found.update({"from": self.old, "to": self.new})
+        return found
+
+    def markdown(self) -> str:
+        """``name`` alone, or ``name：old → new``."""
+        if not self.scalar:
+            return self.name
+        return f"{self.name}：{_shown(self.old)} → {_shown(self.new)}"
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def field_changes(old: Any, new: Any) -> list[FieldChange]:
+    """The fields whose values differ between two dicts, in order of first appearance."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return [] if old == new else [FieldChange("(值)", old, new, _scalar(old, new))]
+    return [
+        FieldChange(key, old.get(key), new.get(key), _scalar(old.get(key), new.get(key)))
+        for key in dict.fromkeys([*old, *new])
+        if old.get(key) != new.get(key)
+    ]
+
+
+def _scalar(old: Any, new: Any) -> bool:
+    return isinstance(old, _SCALARS) and isinstance(new, _SCALARS)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "（无）"
+    text = str(value).replace("\n", "⏎")
+    if len(text) > SHOWN_LENGTH:
+        text = text[: SHOWN_LENGTH - 1] + "…"
+    return f"`{text}`"
+
+
 @dataclass
 class ListChange:
     """Items of a list matched by name: added, removed, changed (with the changed fields)."""
 
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    changed: list[tuple[str, list[str]]] = field(default_factory=list)
+    changed: list[tuple[str, list[FieldChange]]] = field(default_factory=list)
     reordered: bool = False
 
     def __bool__(self) -> bool:
@@ -91,7 +147,10 @@ class ListChange:
         return {
             "added": self.added,
             "removed": self.removed,
-            "changed": [{"name": name, "fields": fields} for name, fields in self.changed],
+            "changed": [
+                {"name": name, "fields": [change.to_json() for change in fields]}
+                for name, fields in self.changed
+            ],
             "reordered": self.reordered,
         }
 
@@ -122,10 +181,35 @@ def _example_name(example: Any) -> str:
     return f"`{param}`" if isinstance(param, str) else "整个 API (whole API)"
 
 
-def _changed_fields(old: Any, new: Any) -> list[str]:
-    if not isinstance(old, dict) or not isinstance(new, dict):
-        return [] if old == new else ["(值)"]
-    return [key for key in dict.fromkeys([*old, *new]) if old.get(key) != new.get(key)]
+def _call_name(call: Any) -> str:
+    when = call.get("when") if isinstance(call, dict) else None
+    if isinstance(when, str):
+        return when
+    code = call.get("torch") if isinstance(call, dict) else None
+    return f"`{code.splitlines()[0]}`" if isinstance(code, str) and code.strip() else "?"
+
+
+def row_facts(row: Any) -> Any:
+    """A row with the values format 2 derives written out: the paddle name of a same-name row
+    and the kind (same or rename) when it is left out."""
+    if not isinstance(row, dict) or "torch" not in row:
+        return row
+    full = dict(row)
+    if "paddle" not in full and full.get("kind") in (
+        None,
+        "same",
+        "default_diff",
+        "type_diff",
+        "usage_diff",
+    ):
+        full["paddle"] = full["torch"]
+    if "kind" not in full:
+        full["kind"] = "same" if full.get("paddle") == full["torch"] else "rename"
+    return full
+
+
+def _rows(value: Any) -> Any:
+    return [row_facts(row) for row in value] if isinstance(value, list) else value
 
 
 def compare_lists(old: Any, new: Any, name_of: Any) -> ListChange:
@@ -137,7 +221,7 @@ def compare_lists(old: Any, new: Any, name_of: Any) -> ListChange:
     )
     for name, item in after.items():
         if name in before and before[name] != item:
-            change.changed.append((name, _changed_fields(before[name], item)))
+            change.changed.append((name, field_changes(before[name], item)))
     common_before = [name for name in before if name in after]
     common_after = [name for name in after if name in before]
     change.reordered = common_before != common_after
@@ -152,8 +236,9 @@ class RecordChange:
     new: Version
     category: tuple[str | None, str | None] | None = None
     rows: ListChange = field(default_factory=ListChange)
+    calls: ListChange = field(default_factory=ListChange)
     examples: ListChange = field(default_factory=ListChange)
-    fields: list[str] = field(default_factory=list)
+    fields: list[FieldChange] = field(default_factory=list)
 
     @property
     def renamed(self) -> bool:
@@ -163,7 +248,7 @@ class RecordChange:
     @property
     def content_changed(self) -> bool:
         """Anything beyond the name and the place changed."""
-        return bool(self.category or self.rows or self.examples or self.fields)
+        return bool(self.category or self.rows or self.calls or self.examples or self.fields)
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for ``--format json``."""
@@ -176,8 +261,9 @@ class RecordChange:
             if self.category is None
             else {"from": self.category[0], "to": self.category[1]},
             "rows": self.rows.to_json(),
+            "calls": self.calls.to_json(),
             "examples": self.examples.to_json(),
-            "fields": self.fields,
+            "fields": [change.to_json() for change in self.fields],
         }
 
 
@@ -187,12 +273,11 @@ def compare_records(old: Version, new: Version) -> RecordChange:
     before, after = old.data or {}, new.data or {}
     if old.category != new.category:
         change.category = (old.category, new.category)
-    change.rows = compare_lists(before.get("params"), after.get("params"), _row_name)
+    change.rows = compare_lists(_rows(before.get("params")), _rows(after.get("params")), _row_name)
+    change.calls = compare_lists(before.get("calls"), after.get("calls"), _call_name)
     change.examples = compare_lists(before.get("examples"), after.get("examples"), _example_name)
     change.fields = [
-        key
-        for key in dict.fromkeys([*before, *after])
-        if key not in SECTION_FIELDS and before.get(key) != after.get(key)
+        found for found in field_changes(before, after) if found.name not in SECTION_FIELDS
     ]
     return change
 
@@ -212,7 +297,7 @@ class Report:
     def to_json(self) -> dict[str, Any]:
         """The report as one JSON-ready dict."""
         return {
-            "version": 1,
+            "version": REPORT_VERSION,
             "base": self.base,
             "head": self.head,
             "added": [v.to_json() for v in self.added],
@@ -339,7 +424,10 @@ def _list_line(title: str, change: ListChange) -> str | None:
     if change.removed:
         parts.append("删除 (removed) " + "、".join(change.removed))
     if change.changed:
-        items = [f"{name}（{'、'.join(fields)}）" for name, fields in change.changed]
+        items = [
+            f"{name}（{'；'.join(found.markdown() for found in fields)}）"
+            for name, fields in change.changed
+        ]
         parts.append("修改 (changed) " + "、".join(items))
     if change.reordered:
         parts.append("顺序变化 (reordered)")
@@ -385,11 +473,14 @@ def to_markdown(report: Report) -> str:
                 None,
                 [
                     _list_line("参数行 (rows)", change.rows),
+                    _list_line("调用 (calls)", change.calls),
                     _list_line("示例 (examples)", change.examples),
                 ],
             )
-            if change.fields:
-                names = "、".join(f"`{name}`" for name in change.fields)
+            lines += [f"- {found.markdown()}" for found in change.fields if found.scalar]
+            others = [found.name for found in change.fields if not found.scalar]
+            if others:
+                names = "、".join(f"`{name}`" for name in others)
                 lines.append(f"- 其他字段 (other fields)：{names}")
     if report.unreadable:
         lines += ["", "### 无法读取 (unreadable)", ""]

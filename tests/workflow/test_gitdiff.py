@@ -61,7 +61,10 @@ def _history(root: Path, git: Callable[..., str]) -> None:
     dist = CANONICAL_DIST.replace("category: names_differ", "category: torch_more")
     dist = dist.replace("    desc: 范数的阶", "    desc: 范数的阶数")
     write(root, "mappings/torch/torch.dist.yaml", dist)
-    write(root, "mappings/torch/torch.abs.yaml", ABS.replace("y = paddle.abs(x)", "y = x.abs()"))
+    abs_head = ABS.replace("y = paddle.abs(x)", "y = x.abs()")
+    abs_head = abs_head.replace("    kind: rename\n", "")  # derivable: no change
+    abs_head = abs_head.replace("paddle_api: paddle.abs", "paddle_api: paddle.absolute")
+    write(root, "mappings/torch/torch.abs.yaml", abs_head)
     git(
         "mv",
         "mappings/torch/nn/torch.nn.^Batch^Norm1^D.yaml",
@@ -99,11 +102,12 @@ EXPECTED_MARKDOWN = """\
 #### `torch.abs`（`mappings/torch/torch.abs.yaml`）
 
 - 示例 (examples)：修改 (changed) `input`（cases）
+- paddle_api：`paddle.abs` → `paddle.absolute`
 
 #### `torch.dist`（`mappings/torch/torch.dist.yaml`）
 
 - 分类 (category)：`names_differ` 仅参数名不一致 → `torch_more` torch 参数更多
-- 参数行 (rows)：修改 (changed) `p`（desc）
+- 参数行 (rows)：修改 (changed) `p`（desc：`范数的阶` → `范数的阶数`）
 """
 
 
@@ -147,10 +151,18 @@ def test_json_report(
     ]
     dist = next(c for c in report["changed"] if c["api"] == "torch.dist")
     assert dist["category"] == {"from": "names_differ", "to": "torch_more"}
-    assert dist["rows"]["changed"] == [{"name": "`p`", "fields": ["desc"]}]
+    assert dist["rows"]["changed"] == [
+        {"name": "`p`", "fields": [{"field": "desc", "from": "范数的阶", "to": "范数的阶数"}]}
+    ]
     assert dist["examples"] == {"added": [], "removed": [], "changed": [], "reordered": False}
     abs_change = next(c for c in report["changed"] if c["api"] == "torch.abs")
-    assert abs_change["examples"]["changed"] == [{"name": "`input`", "fields": ["cases"]}]
+    assert abs_change["examples"]["changed"] == [
+        {"name": "`input`", "fields": [{"field": "cases"}]}
+    ]
+    assert abs_change["rows"]["changed"] == []  # leaving out the derivable kind is no change
+    assert abs_change["fields"] == [
+        {"field": "paddle_api", "from": "paddle.abs", "to": "paddle.absolute"}
+    ]
     assert report["unreadable"] == []
 
 
@@ -202,3 +214,30 @@ def test_unknown_revision_is_a_usage_error(
     err = capsys.readouterr().err
     assert "no-such-branch" in err and "Traceback" not in err
     assert main(["diff", "--", "-x"]) == 2
+
+
+def test_row_and_call_changes_show_old_and_new_values() -> None:
+    from apimap.gitdiff import Version, compare_records
+
+    before = {
+        "torch_api": "torch.nn.BatchNorm1d",
+        "params": [{"torch": "momentum", "desc": "动量"}],
+        "calls": [{"when": "默认参数", "torch": "y = m(x)"}],
+    }
+    after = {
+        "torch_api": "torch.nn.BatchNorm1d",
+        "params": [
+            {"torch": "momentum", "kind": "usage_diff", "desc": "动量", "action": "rewrite"}
+        ],
+        "calls": [{"when": "默认参数", "torch": "y = m(x + 1)"}],
+    }
+    change = compare_records(Version("a.yaml", before), Version("a.yaml", after))
+    [(name, fields)] = change.rows.changed
+    assert name == "`momentum`"
+    assert [found.markdown() for found in fields] == [
+        "kind：`same` → `usage_diff`",
+        "action：（无） → `rewrite`",
+    ]
+    [(call, call_fields)] = change.calls.changed
+    assert call == "默认参数"
+    assert [found.markdown() for found in call_fields] == ["torch：`y = m(x)` → `y = m(x + 1)`"]
