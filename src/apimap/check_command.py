@@ -44,12 +44,13 @@ def run_check_command(args: argparse.Namespace) -> int:
     from apimap.check import run_check
     from apimap.diagnostics import Severity
     from apimap.report import WRITERS
-    from apimap.workflow_commands import apply_fixes
 
     paths = existing_paths("check", args.paths)
     if paths is None:
         return EXIT_USAGE
     if args.fix:
+        from apimap.workflow_commands import apply_fixes
+
         apply_fixes(paths)
     allowlist = load_allowlist(Path(args.allowlist))
     result = run_check(

@@ -101,17 +101,18 @@ def _chosen(argv: Sequence[str]) -> str | None:
     return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
-def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
-    """The argument parser; the arguments of the chosen subcommand (or of all) are added."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser. Only the subcommand ``argv`` chooses gets its arguments (its
+    module is imported); ``apimap --help`` imports none; ``argv=None`` configures all."""
     parser = argparse.ArgumentParser(
         prog="apimap",
         description="PyTorch → Paddle API 映射知识库工具 (API mapping knowledge base)",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    chosen = _chosen(argv)
+    chosen = None if argv is None else _chosen(argv)
     for name, (module, configure, help_text) in COMMANDS.items():
         sub = commands.add_parser(name, help=help_text)
-        if chosen is None or name == chosen:
+        if argv is None or name == chosen:
             getattr(importlib.import_module(module), configure)(sub)
     return parser
 

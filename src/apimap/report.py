@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from apimap.check import CheckResult
 from apimap.diagnostics import Severity
+
+if TYPE_CHECKING:
+    from apimap.check import CheckResult
 
 FORMATS = ("text", "json", "github")
 

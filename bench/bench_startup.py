@@ -1,0 +1,62 @@
+"""Benchmark start-up: checking one record (what the pre-commit hook does) against bare Python.
+
+Usage: python bench/bench_startup.py [REPEAT]
+
+Runs, side by side and REPEAT times each (median reported), in fresh processes:
+``python -c pass``; ``python -c "import yaml, pydantic"``; ``apimap --help``;
+``apimap check FILE --no-cache`` and ``apimap check FILE`` (warm content cache)
+on one real record; and prints every median with its ratio to ``python -c pass``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = "mappings/torch/torch.where.yaml"
+
+
+def _median(command: list[str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, cwd=ROOT, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(repeat: int = 15) -> None:
+    """Measure and print the figures."""
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as cache:
+        commands = {
+            "python -c pass": [python, "-c", "pass"],
+            "import yaml, pydantic": [python, "-c", "import yaml, pydantic"],
+            "apimap --help": [python, "-m", "apimap", "--help"],
+            "apimap check FILE --no-cache": [python, "-m", "apimap", "check", RECORD, "--no-cache"],
+            "apimap check FILE (warm cache)": [
+                python,
+                "-m",
+                "apimap",
+                "check",
+                RECORD,
+                "--cache-dir",
+                cache,
+            ],
+        }
+        subprocess.run(
+            commands["apimap check FILE (warm cache)"], cwd=ROOT, check=False, capture_output=True
+        )
+        medians = {name: _median(command, repeat) for name, command in commands.items()}
+    base = medians["python -c pass"]
+    for name, seconds in medians.items():
+        print(f"{name:<34} {seconds * 1000:7.1f} ms  {seconds / base:5.1f}x python -c pass")
+
+
+if __name__ == "__main__":
+    main(*(int(arg) for arg in sys.argv[1:2]))
