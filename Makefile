@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 VISION_STAMP := $(VISION_VENV)/.installed
 
-.PHONY: main test lint pytest verify bench bench-site bench-verify bench-scan
+.PHONY: main test lint pytest verify matrix bench bench-site bench-verify bench-scan
 
 # Main environment: apimap, the site toolchain, the browser driver, torch 2.13.0 (CPU) and
 # paddle 3.3.1. `pip install torch==2.13.0` takes this machine's local CPU wheel.
@@ -39,6 +39,10 @@ verify: $(STAMP) $(VISION_STAMP)
 	$(VENV)/bin/apimap verify mappings
 
 test: lint pytest verify
+
+# Every record against the older paddle releases too (creates .venv-paddle-<version> on first use).
+matrix: $(STAMP) $(VISION_STAMP)
+	$(VENV)/bin/apimap verify --matrix --update mappings
 
 bench: $(STAMP)
 	$(PY) bench/bench_check.py 2000 5

@@ -175,7 +175,7 @@ def test_export_of_the_test_corpus_follows_its_json_schema() -> None:
     schema = json.loads(export_schema_text())
     Draft202012Validator.check_schema(schema)
     assert sorted(str(e.message) for e in Draft202012Validator(schema).iter_errors(document)) == []
-    assert document["schema_version"] == "2.0"
+    assert document["schema_version"] == "2.1"
     broken = dict(document, schema_version="1.0")
     assert list(Draft202012Validator(schema).iter_errors(broken))
 

@@ -1,4 +1,6 @@
-/* The table filter: searches window.APIMAP_INDEX by name, category and section. */
+/* The table filter: searches window.APIMAP_INDEX by name, category, section and the paddle
+   release a mapping holds for (measured by `apimap verify --matrix`; a record not measured
+   is known to hold for the pinned release only). */
 "use strict";
 
 (function () {
@@ -21,7 +23,14 @@
     return a;
   }
 
-  function matches(item, text, category, section) {
+  function holds(item, release, pinned) {
+    if (!release) return true;
+    if (item.releases) return item.releases.includes(release);
+    return release === pinned;
+  }
+
+  function matches(item, text, category, section, release, pinned) {
+    if (!holds(item, release, pinned)) return false;
     if (category && item.category !== category) return false;
     if (section === "-" && item.section !== "") return false;
     if (section && section !== "-" && item.section !== section) return false;
@@ -44,17 +53,22 @@
     const text = form.text.value.trim().toLowerCase();
     const category = form.category.value;
     const section = form.section.value;
+    const release = form.release ? form.release.value : "";
+    const pinned = form.release ? form.release.dataset.pinned : "";
     const body = form.results.tBodies[0];
     body.replaceChildren();
-    if (!text && !category && !section) {
+    if (!text && !category && !section && !release) {
       form.results.hidden = true;
       form.status.textContent = "";
       return;
     }
-    const found = window.APIMAP_INDEX.filter((item) => matches(item, text, category, section));
+    const found = window.APIMAP_INDEX.filter((item) =>
+      matches(item, text, category, section, release, pinned),
+    );
     for (const item of found.slice(0, LIMIT)) {
       const row = document.createElement("tr");
       cell(row, item.api);
+      cell(row, item.zh_name);
       cell(row, item.paddle);
       cell(row, item.label);
       cell(row, item.section || "-");
@@ -75,12 +89,13 @@
       text: document.getElementById("apimap-filter-text"),
       category: document.getElementById("apimap-filter-category"),
       section: document.getElementById("apimap-filter-section"),
+      release: document.getElementById("apimap-filter-release"),
       status: document.getElementById("apimap-filter-status"),
       results: document.getElementById("apimap-filter-results"),
     };
     if (!form.text || !window.APIMAP_INDEX) return;
-    for (const control of [form.text, form.category, form.section]) {
-      control.addEventListener("input", () => update(form));
+    for (const control of [form.text, form.category, form.section, form.release]) {
+      if (control) control.addEventListener("input", () => update(form));
     }
     update(form);
   });

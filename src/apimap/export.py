@@ -27,9 +27,10 @@ from apimap import derived
 from apimap.categories import Action, ApiType, Category, MissingReason, RowKind
 from apimap.corpus import CorpusError, Entry, load_entries
 from apimap.model import ParamRow, Record
+from apimap.releases import measured
 from apimap.stamps import Stamp
 
-SCHEMA_VERSION: Final = "2.0"
+SCHEMA_VERSION: Final = "2.1"
 EXPORT_SCHEMA_PATH = "schema/export.schema.json"
 EXPORT_SCHEMA_ID = "https://apimap.invalid/schema/export.schema.json"
 
@@ -98,6 +99,15 @@ class MissingInfo(_Model):
     instead: str | None
 
 
+class PaddleReleases(_Model):
+    """在各 Paddle 版本上测量的结果 / what ``apimap verify --matrix`` measured."""
+
+    holds: list[str]
+    """映射按记录成立的 Paddle 版本（由旧到新，含固定版本）/ releases where the mapping holds."""
+    differs: dict[str, list[str]]
+    """其余版本 → 不同之处 / other releases -> what differs there."""
+
+
 class Verification(_Model):
     """验证结果 / what ``apimap verify`` proved."""
 
@@ -105,6 +115,8 @@ class Verification(_Model):
     complete: bool
     unproven: list[str]
     date: str
+    paddle_releases: PaddleReleases | None
+    """null：还没有用 `apimap verify --matrix` 测量 / not measured on other paddle releases."""
 
 
 class InplaceInfo(_Model):
@@ -148,7 +160,7 @@ class ExportedApi(_Model):
 class ExportDocument(_Model):
     """apimap 知识库导出 / the apimap knowledge base export."""
 
-    schema_version: Literal["2.0"]
+    schema_version: Literal["2.1"]
     apis: dict[str, ExportedApi]
     """PyTorch API 全称 → 映射 / torch API -> mapping."""
     aliases: dict[str, str]
@@ -168,11 +180,15 @@ def default_injection(record: Record, row: ParamRow) -> tuple[str, str] | None:
 def _verification(stamp: Stamp | None) -> Verification | None:
     if stamp is None:
         return None
+    found = measured(stamp)
     return Verification(
         versions=dict(stamp.versions),
         complete=stamp.complete,
         unproven=list(stamp.proven.unproven),
         date=stamp.date,
+        paddle_releases=None
+        if found is None
+        else PaddleReleases(holds=found.holds, differs=dict(sorted(found.differs.items()))),
     )
 
 

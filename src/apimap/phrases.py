@@ -132,6 +132,9 @@ DIFFERS_VALUE = "不一致：结果不同"
 EXPLAINED = "{verdict}，见{where}"
 ACCEPTED = "{verdict}，可以接受：{reason}"
 
+RELEASE_RANGE = "适用于 Paddle {low}–{high}"
+RELEASE_ONLY = "只适用于 Paddle {version}"
+
 VERIFIED = "已验证：{versions}"
 PARTLY_VERIFIED = "部分验证：{versions}"
 UNVERIFIED = "未验证"

@@ -14,6 +14,10 @@ VISION_TORCH_VERSION = "2.14.1"
 """torchvision 0.29.1 only runs on torch 2.14.1 (a separate environment, see the README)."""
 TORCHVISION_VERSION = "0.29.1"
 
+PADDLE_RELEASES = ("3.0.0", "3.1.1", "3.2.2", PADDLE_VERSION)
+"""The paddle releases ``apimap verify --matrix`` measures every record against, oldest first;
+the last is the pinned release the records are written for."""
+
 PACKAGE_PINS = {"tensorboard": "2.21.0", "visualdl": "2.5.3"}
 """Packages records name besides the two libraries: torch's ``torch.utils.tensorboard``
 needs tensorboard, and visualdl holds the paddle side of other-package records."""
@@ -38,3 +42,8 @@ def pins_for(api: str) -> dict[str, str]:
 def public_version(version: str) -> str:
     """The version without a local suffix: ``2.13.0+cpu`` -> ``2.13.0``."""
     return version.split("+", 1)[0]
+
+
+def release_key(version: str) -> tuple[int, ...]:
+    """``3.10.1`` sorts after ``3.2.2``."""
+    return tuple(int(part) if part.isdigit() else 0 for part in version.split("."))

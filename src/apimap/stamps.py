@@ -13,7 +13,9 @@ writes stamps. A stamp names
 * the library versions;
 * what was proven: signatures read (or not, and why), calls, cases and probes
   executed, and what stayed unproven (then the badge says 部分验证);
-* the probe results, which the page shows as its behaviour table.
+* the probe results, which the page shows as its behaviour table;
+* with ``apimap verify --matrix``, for each other paddle release whether the mapping
+  holds as written there, and if not, what differs.
 
 ``apimap check`` reads stamps without importing torch or paddle.
 """
@@ -106,6 +108,17 @@ class ProbeResult:
 
 
 @dataclass(frozen=True)
+class Release:
+    """What ``apimap verify --matrix`` measured against one other paddle release."""
+
+    holds: bool
+    """The mapping holds as written: the API exists, the signatures match, every call and
+    example gives the same result and every probe behaves as on the pinned release."""
+    differences: list[str] = field(default_factory=list)
+    """What differs from the pinned release, one line each (Chinese with an English gloss)."""
+
+
+@dataclass(frozen=True)
 class Proven:
     """What the verification run established."""
 
@@ -129,6 +142,8 @@ class Stamp:
     date: str
     proven: Proven
     behaviour: list[ProbeResult] = field(default_factory=list)
+    releases: dict[str, Release] = field(default_factory=dict)
+    """Other paddle release -> what ``--matrix`` measured (empty until it runs)."""
     format: int = FORMAT
 
     @property
@@ -155,6 +170,10 @@ def parse_stamp(raw: bytes) -> Stamp:
         data = json.loads(raw.decode("utf-8"))
         proven = Proven(**data["proven"])
         behaviour = [ProbeResult(**item) for item in data.get("behaviour", [])]
+        releases = {
+            str(version): Release(bool(item["holds"]), [str(d) for d in item["differences"]])
+            for version, item in dict(data.get("releases", {})).items()
+        }
         stamp = Stamp(
             record=str(data["record"]),
             verifier=int(data["verifier"]),
@@ -162,6 +181,7 @@ def parse_stamp(raw: bytes) -> Stamp:
             date=str(data["date"]),
             proven=proven,
             behaviour=behaviour,
+            releases=releases,
             format=int(data.get("format", FORMAT)),
         )
     except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:

@@ -154,3 +154,17 @@ def test_search_result_links_open_the_case_safe_page(page: Any, site_url: str) -
     page.wait_for_load_state()
     assert page.url.endswith("/api/torch.nn.%5EBatch%5ENorm1d.html")
     assert page.locator("h1").inner_text().startswith("[ 输入参数用法不一致 ] torch.nn.BatchNorm1d")
+
+
+def test_release_filter_keeps_mappings_measured_to_hold(page: Any, site_url: str) -> None:
+    page.goto(site_url + "tables.html")
+    status = page.locator("#apimap-filter-status")
+    results = page.locator("#apimap-filter-results tbody tr")
+    page.locator("#apimap-filter-section").select_option("组网类")
+    page.locator("#apimap-filter-release").select_option("3.0.0")
+    names = results.locator("td:first-child").all_inner_texts()
+    # Paddle's Conv2D has no `bias` parameter before 3.2.2; the other layers map the same
+    assert names == ["torch.nn.BatchNorm1d", "torch.nn.CosineSimilarity", "torch.nn.Softmax"]
+    page.locator("#apimap-filter-release").select_option("3.3.1")
+    assert status.inner_text() == "找到 4 个 API。"
+    assert results.first.locator("td").nth(1).inner_text() == "一维批归一化层"  # 功能 column

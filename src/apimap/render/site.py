@@ -11,6 +11,7 @@ from jinja2 import Environment
 from apimap.categories import Category, Section
 from apimap.content_cache import ContentCache, content_key, files_salt
 from apimap.corpus import CorpusError, Entry, load_entries
+from apimap.pins import PADDLE_RELEASES, PADDLE_VERSION
 from apimap.render import views
 from apimap.render.chart import coverage_svg
 from apimap.render.names import (
@@ -143,6 +144,7 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
         categories=list(Category),
         section_names=[section.value for section in Section],
         unsectioned=views.UNSECTIONED,
+        releases=list(PADDLE_RELEASES),
     )
     category_pages = views.category_pages(entries)
     texts[f"{CATEGORY_FOLDER}/index.md"] = render(
@@ -154,6 +156,14 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
     texts["rules.md"] = render(env, "rules.md.j2", "rules", rules=rule_views())
     texts["migration.md"] = render(
         env, "migration.md.j2", "migration", items=views.migration_items(entries)
+    )
+    texts["changelog.md"] = render(
+        env,
+        "changelog.md.j2",
+        "changelog",
+        changes=views.release_changes(entries),
+        releases=list(PADDLE_RELEASES),
+        pinned=PADDLE_VERSION,
     )
     texts[INDEX_SCRIPT] = _index_script(entries)
     files.update({name: text.encode("utf-8") for name, text in texts.items()})

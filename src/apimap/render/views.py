@@ -16,6 +16,8 @@ from apimap import derived, phrases, wording
 from apimap.categories import GROUP_NAMES, Category, Section
 from apimap.corpus import Entry
 from apimap.model import Case, Record
+from apimap.pins import release_key
+from apimap.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
 from apimap.render.chart import NamespaceCounts
 from apimap.render.markdown import format_signature
 from apimap.render.names import api_docname
@@ -92,6 +94,24 @@ class BehaviourRow:
 
 
 @dataclass(frozen=True)
+class ReleasesView:
+    """Which paddle releases the page holds for, and what differs on the others."""
+
+    text: str
+    older: list[tuple[str, list[str]]]
+    """(release, differences) for each release where the mapping does not hold, newest first."""
+
+
+def releases_view(stamp: Stamp | None) -> ReleasesView | None:
+    """From the stamp's matrix results; ``None`` when ``--matrix`` has not measured it."""
+    found = measured(stamp)
+    if found is None:
+        return None
+    older = sorted(found.differs.items(), key=lambda item: release_key(item[0]), reverse=True)
+    return ReleasesView(found.range_text, older)
+
+
+@dataclass(frozen=True)
 class ApiPage:
     """Everything one diff page shows."""
 
@@ -114,6 +134,7 @@ class ApiPage:
     no_rewrite: str | None
     notes: list[NoteView]
     behaviour: list[BehaviourRow]
+    releases: ReleasesView | None = None
 
 
 def case_view(case: Case) -> CaseView:
@@ -218,6 +239,7 @@ def api_page(entry: Entry) -> ApiPage:
             for note in record.notes
         ],
         behaviour=behaviour_rows(record, entry.stamp),
+        releases=releases_view(entry.stamp),
     )
 
 
@@ -491,6 +513,11 @@ def category_pages(entries: list[Entry]) -> list[CategoryPage]:
     return pages
 
 
+def _holding(entry: Entry) -> list[str] | None:
+    found = measured(entry.stamp)
+    return None if found is None else found.holds
+
+
 def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
     """The JSON index the table filter searches (one item per record and alias)."""
     items: list[dict[str, object]] = []
@@ -508,6 +535,7 @@ def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
                     "page": quote(row.page) + ".html" if row.page else "",
                     "alias_of": row.alias_of or row.variant_of or "",
                     "reason": record.missing.detail if record.missing else "",
+                    "releases": _holding(entry),
                 }
             )
     return sorted(items, key=lambda item: str(item["api"]))
@@ -543,3 +571,63 @@ def migration_items(entries: Iterable[Entry]) -> list[MigrationItem]:
         for entry in sorted(entries, key=key)
         if entry.record.notes
     ]
+
+
+@dataclass(frozen=True)
+class ChangeItem:
+    """A record whose mapping on an older release differs from the pinned one."""
+
+    api: str
+    docname: str | None
+    differences: list[str]
+
+
+@dataclass(frozen=True)
+class ReleaseChanges:
+    """One older release: its records that differ, grouped by the kind of difference."""
+
+    version: str
+    measured: int
+    groups: list[tuple[str, list[ChangeItem]]]
+    """(Chinese label of the kind, records), in the order of the kinds."""
+
+    @property
+    def count(self) -> int:
+        """How many records differ on this release."""
+        return sum(len(items) for _label, items in self.groups)
+
+
+def release_changes(entries: Iterable[Entry]) -> list[ReleaseChanges]:
+    """For each older release (newest first), the records whose mapping differs there."""
+    found = [(entry, measured(entry.stamp)) for entry in entries]
+    by_release: dict[str, dict[str, list[ChangeItem]]] = {}
+    counts: Counter[str] = Counter()
+    for entry, result in found:
+        if result is None:
+            continue
+        for version in result.holds:
+            counts[version] += 1
+        for version, lines in result.differs.items():
+            counts[version] += 1
+            docname = api_docname(entry.api) if has_page(entry.record) else None
+            item = ChangeItem(entry.api, docname, lines)
+            by_release.setdefault(version, {}).setdefault(difference_kind(lines), []).append(item)
+    versions = sorted(
+        {v for _e, r in found if r for v in r.differs} | set(by_release), key=release_key
+    )
+    changes = []
+    for version in reversed(versions):
+        groups = by_release.get(version, {})
+        ordered = [kind for kind, _starts, _label in DIFFERENCE_KINDS] + ["other"]
+        changes.append(
+            ReleaseChanges(
+                version,
+                counts[version],
+                [
+                    (kind_label(kind), sorted(groups[kind], key=lambda item: item.api))
+                    for kind in ordered
+                    if kind in groups
+                ],
+            )
+        )
+    return changes

@@ -27,6 +27,12 @@ def configure(verify: argparse.ArgumentParser) -> None:
         help="只验证没有当前验证标记的记录 (only records whose stamp is not current)",
     )
     verify.add_argument(
+        "--matrix",
+        action="store_true",
+        help="同时在较早的 Paddle 版本（3.0.0、3.1.1、3.2.2）上运行并比较，结果写入验证标记；"
+        "首次运行时创建各版本的环境 (also measure the older paddle releases)",
+    )
+    verify.add_argument(
         "--jobs", type=int, help="每个环境的工作进程数，默认每个 CPU 一个，最多 4 个"
     )
     verify.add_argument(
@@ -43,7 +49,7 @@ def run_command(args: argparse.Namespace) -> int:
     """Verify, print the diagnostics and the figures, return the exit code."""
     from apimap.diagnostics import Severity
     from apimap.report import WRITERS
-    from apimap.verify.environments import EnvironmentMismatch
+    from apimap.verify.environments import EnvironmentMismatch, EnvironmentSetupError
     from apimap.verify.pool import WorkerStartError
     from apimap.verify.run import run_verify
 
@@ -60,8 +66,9 @@ def run_command(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             update=args.update,
             stale_only=args.stale,
+            matrix=args.matrix,
         )
-    except (EnvironmentMismatch, WorkerStartError) as exc:
+    except (EnvironmentMismatch, EnvironmentSetupError, WorkerStartError) as exc:
         print(f"apimap verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
@@ -88,4 +95,14 @@ def run_command(args: argparse.Namespace) -> int:
         f"{result.seconds:.1f} s)",
         file=sys.stderr,
     )
+    if result.releases:
+        counts = "，".join(
+            f"Paddle {version}：{result.differing.get(version, 0)} 条"
+            for version in result.releases
+        )
+        print(
+            f"与固定版本的映射不同的记录 (records whose mapping differs from the pinned release)："
+            f"{counts}",
+            file=sys.stderr,
+        )
     return EXIT_FINDINGS if result.count(Severity.ERROR) else EXIT_CLEAN

@@ -4,19 +4,25 @@
 * torchvision records: torch 2.14.1 with torchvision 0.29.1 in ``.venv-vision``
   (``$APIMAP_VISION_PYTHON``), because torchvision 0.29.1 needs torch 2.14.1, which cannot
   share an environment with the pinned torch 2.13.0;
-* the paddle side of every record: paddle 3.3.1 in the main environment.
+* the paddle side of every record: paddle 3.3.1 in the main environment;
+* for ``apimap verify --matrix``, each older paddle release in ``.venv-paddle-<version>``
+  (paddle and NumPy only), created on first use and kept.
 
-Workers import only their side's library, so the torchvision environment needs no paddle.
+Workers import only their side's library, so the torchvision environment needs no paddle and
+the paddle release environments need no torch; the worker code comes from this checkout
+through ``PYTHONPATH``.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from apimap.pins import (
+    PADDLE_RELEASES,
     PADDLE_VERSION,
     TORCH_VERSION,
     TORCHVISION_VERSION,
@@ -79,6 +85,64 @@ def environments() -> dict[str, Environment]:
             MAIN_PADDLE, here, "paddle", {"paddle": PADDLE_VERSION}, "pip install -e '.[verify]'"
         ),
     }
+
+
+RELEASE_PREFIX = "paddle=="
+
+
+def release_environment_name(version: str) -> str:
+    """``3.0.0`` -> ``paddle==3.0.0`` (the pinned release is :data:`MAIN_PADDLE`)."""
+    return MAIN_PADDLE if version == PADDLE_VERSION else RELEASE_PREFIX + version
+
+
+def older_releases() -> list[str]:
+    """The releases of the matrix other than the pinned one, oldest first."""
+    return [version for version in PADDLE_RELEASES if version != PADDLE_VERSION]
+
+
+def release_folder(version: str, root: Path | None = None) -> Path:
+    """Where the environment of ``version`` lives: ``.venv-paddle-<version>``."""
+    return (root or Path.cwd()) / f".venv-paddle-{version}"
+
+
+def release_environment(version: str, root: Path | None = None) -> Environment:
+    """The environment that runs the paddle side on ``version`` (``python`` is ``None``
+    until :func:`create_release_environment` made it)."""
+    python = release_folder(version, root) / "bin" / "python"
+    return Environment(
+        release_environment_name(version),
+        str(python) if python.is_file() else None,
+        "paddle",
+        {"paddle": version},
+        f"apimap verify --matrix（创建 {release_folder(version, root).name}）",
+    )
+
+
+class EnvironmentSetupError(RuntimeError):
+    """An environment could not be created (no network, pip failed)."""
+
+
+def create_release_environment(version: str, root: Path | None = None) -> Environment:
+    """Create ``.venv-paddle-<version>`` with ``paddlepaddle==<version>`` (and the NumPy it
+    brings) unless it exists; progress goes to stderr. Raises :class:`EnvironmentSetupError`."""
+    folder = release_folder(version, root)
+    python = folder / "bin" / "python"
+    marker = folder / ".installed"
+    if not marker.is_file():
+        print(f"创建 (creating) {folder.name}：paddlepaddle=={version}", file=sys.stderr)
+        steps = [
+            [sys.executable, "-m", "venv", "--clear", str(folder)],
+            [str(python), "-m", "pip", "install", "-q", f"paddlepaddle=={version}"],
+        ]
+        for step in steps:
+            done = subprocess.run(step, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                tail = (done.stderr or done.stdout).strip().splitlines()[-1:]
+                raise EnvironmentSetupError(
+                    f"无法创建 {folder.name} (cannot create the environment)：{' '.join(tail)}"
+                )
+        marker.write_text(f"paddlepaddle=={version}\n", encoding="utf-8")
+    return release_environment(version, root)
 
 
 def torch_environment(api: str) -> str:

@@ -27,7 +27,7 @@ from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
 from apimap.rules.catalog.am816_stale_acknowledgement import RULE as STALE_ACKNOWLEDGEMENT
 from apimap.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
 from apimap.rules.registry import RULES_BY_CODE
-from apimap.stamps import ProbeResult, Proven
+from apimap.stamps import ProbeResult, Proven, Release
 from apimap.verify import probes
 from apimap.verify.plan import RecordPlan, RunSpec
 from apimap.verify.pool import JobResult
@@ -319,3 +319,47 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
             )
         )
     return findings
+
+
+MAX_DIFFERENCES = 8
+"""A release that differs in more places is summarised after this many lines."""
+LINE_LENGTH = 200
+_BEHAVIOUR = {PROBE_DIFFERENCE.code, STALE_ACKNOWLEDGEMENT.code}
+"""Probe findings: the probe results themselves are compared instead."""
+
+
+def release_result(pinned: Judgement, other: Judgement) -> Release:
+    """Whether the mapping holds on another paddle release as on the pinned one, and what
+    differs: errors the pinned release does not have, and probes that behave otherwise."""
+    known = {(f.rule.code, f.where, f.detail) for f in pinned.findings}
+    lines: list[str] = []
+    for found in other.findings:
+        if found.rule.code in _BEHAVIOUR or found.rule.severity.value != "error":
+            continue
+        if (found.rule.code, found.where, found.detail) not in known:
+            lines.append(f"{found.rule.code} {_where(found.where)}：{found.detail}")
+    measured = {(result.probe, result.call): result for result in other.behaviour}
+    for result in pinned.behaviour:
+        there = measured.get((result.probe, result.call))
+        where = f"`{result.probe}`（calls[{result.call}]）"
+        if there is None:
+            lines.append(f"{where}：未能运行 (did not run)")
+        elif there.paddle != result.paddle or there.differs != result.differs:
+            lines.append(f"{where}：Paddle {there.paddle}，固定版本为 {result.paddle}")
+    unique = list(dict.fromkeys(_cut(line) for line in lines))
+    if len(unique) > MAX_DIFFERENCES:
+        rest = len(unique) - MAX_DIFFERENCES + 1
+        unique = [*unique[: MAX_DIFFERENCES - 1], f"另有 {rest} 处不同 ({rest} more)"]
+    return Release(not unique, unique)
+
+
+def _where(path: Path) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _cut(line: str) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= LINE_LENGTH else line[: LINE_LENGTH - 1] + "…"

@@ -5,6 +5,10 @@ one job), then the paddle side of its runs, with the weights of any layer the
 torch side built; paddle's API checks run meanwhile. Pools of both sides work
 at the same time, so on two cores a torch worker and a paddle worker are busy
 together. Results are compared in this process (:mod:`apimap.verify.evaluate`).
+
+With ``--matrix`` the same torch results are also handed to a pool per older
+paddle release; each release's judgement is compared with the pinned one's and
+stored in the stamp as whether the mapping holds there, and what differs.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from apimap.rules.catalog.am001_encoding import RULE as ENCODING
 from apimap.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
 from apimap.stamps import (
     VERIFIER_VERSION,
+    Release,
     Stamp,
     StampFormatError,
     digest,
@@ -43,10 +48,13 @@ from apimap.verify.environments import (
     MAIN_PADDLE,
     Environment,
     check_versions,
+    create_release_environment,
     environments,
+    older_releases,
+    release_environment_name,
     torch_environment,
 )
-from apimap.verify.evaluate import Judgement, judge
+from apimap.verify.evaluate import Judgement, judge, release_result
 from apimap.verify.plan import RecordPlan, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
 from apimap.verify.runtime import RUN_SECONDS
@@ -74,6 +82,10 @@ class VerifyResult(CheckResult):
     """Environment name -> the versions its workers reported."""
     stamped: list[str] = field(default_factory=list)
     sandbox: Sandbox | None = None
+    releases: list[str] = field(default_factory=list)
+    """The older paddle releases measured (``--matrix``)."""
+    differing: dict[str, int] = field(default_factory=dict)
+    """Older release -> how many records do not hold there as written."""
 
 
 @dataclass(frozen=True)
@@ -199,12 +211,12 @@ class _Pools:
 
 @dataclass
 class _Pending:
-    """The futures of one record's jobs."""
+    """The futures of one record's jobs; the paddle side's per paddle environment."""
 
     torch_check: Future[JobResult] | None = None
-    paddle_check: Future[JobResult] | None = None
     torch_runs: Future[JobResult] | None = None
-    paddle_runs: Future[JobResult] = field(default_factory=Future)
+    paddle_checks: dict[str, Future[JobResult]] = field(default_factory=dict)
+    paddle_runs: dict[str, Future[JobResult]] = field(default_factory=dict)
 
 
 class _Ids:
@@ -219,26 +231,37 @@ class _Ids:
 
 
 def _submit(
-    plans: list[RecordPlan], records: list[LoadedRecord], pools: _Pools, ids: _Ids
+    plans: list[RecordPlan],
+    records: list[LoadedRecord],
+    pools: _Pools,
+    ids: _Ids,
+    paddles: list[str],
 ) -> list[_Pending]:
     pending: list[_Pending] = []
-    paddle = pools.pools[MAIN_PADDLE]
     for loaded, record_plan in zip(records, plans, strict=True):
-        item = _Pending()
+        item = _Pending(paddle_runs={name: Future() for name in paddles})
         pending.append(item)
         torch = pools.pools.get(torch_environment(loaded.record.torch_api))
         if torch is None:
-            item.paddle_runs.set_result(JobResult(0))
+            for future in item.paddle_runs.values():
+                future.set_result(JobResult(0))
             continue
         item.torch_check = torch.submit(Job(ids(), "check", record_plan.torch_check))
-        if record_plan.paddle_check is not None:
-            item.paddle_check = paddle.submit(Job(ids(), "check", record_plan.paddle_check))
+        for name in paddles:
+            if record_plan.paddle_check is not None:
+                check = Job(ids(), "check", record_plan.paddle_check)
+                item.paddle_checks[name] = pools.pools[name].submit(check)
         if not record_plan.runs:
-            item.paddle_runs.set_result(JobResult(0))
+            for future in item.paddle_runs.values():
+                future.set_result(JobResult(0))
             continue
         specs = [spec.spec("torch", seconds=pools.run_seconds) for spec in record_plan.runs]
         item.torch_runs = torch.submit(Job(ids(), "runs", {"runs": specs}))
-        item.torch_runs.add_done_callback(_then_paddle(record_plan, item, paddle, ids))
+        for name in paddles:
+            target = item.paddle_runs[name]
+            item.torch_runs.add_done_callback(
+                _then_paddle(record_plan, target, pools.pools[name], ids)
+            )
     return pending
 
 
@@ -247,7 +270,7 @@ def _weights(outcome: Any) -> dict[str, Any] | None:
 
 
 def _then_paddle(
-    record_plan: RecordPlan, item: _Pending, paddle: WorkerPool, ids: _Ids
+    record_plan: RecordPlan, target: Future[JobResult], paddle: WorkerPool, ids: _Ids
 ) -> Callable[[Future[JobResult]], None]:
     paddle_seconds = min(RUN_SECONDS, paddle.timeout / 2)
 
@@ -255,11 +278,11 @@ def _then_paddle(
         try:
             torch_result = done.result()
         except Exception as exc:
-            item.paddle_runs.set_exception(exc)
+            target.set_exception(exc)
             return
         outcomes = torch_result.data.get("runs") if torch_result.data else None
         if not isinstance(outcomes, list):
-            item.paddle_runs.set_result(JobResult(0))
+            target.set_result(JobResult(0))
             return
         wanted = [
             index
@@ -271,9 +294,7 @@ def _then_paddle(
             for index in wanted
         ]
         future = paddle.submit(Job(ids(), "runs", {"runs": specs}))
-        future.add_done_callback(
-            lambda finished: _forward(finished, item.paddle_runs, wanted, len(outcomes))
-        )
+        future.add_done_callback(lambda finished: _forward(finished, target, wanted, len(outcomes)))
 
     return submit
 
@@ -310,17 +331,23 @@ def _failed(result: JobResult | None) -> bool:
 
 
 def _runs(
-    loaded: LoadedRecord, record_plan: RecordPlan, item: _Pending, pools: _Pools, ids: _Ids
+    loaded: LoadedRecord,
+    record_plan: RecordPlan,
+    item: _Pending,
+    pools: _Pools,
+    ids: _Ids,
+    paddle_name: str = MAIN_PADDLE,
 ) -> tuple[JobResult | None, JobResult | None]:
-    """The record's run results; when a whole job died, each run again on its own, so that the
-    run that hangs or crashes is reported where it is and the others still count."""
-    torch_result, paddle_result = _result(item.torch_runs), item.paddle_runs.result()
+    """The record's run results on one paddle environment; when a whole job died, each run
+    again on its own, so that the run that hangs or crashes is reported where it is and the
+    others still count."""
+    torch_result, paddle_result = _result(item.torch_runs), item.paddle_runs[paddle_name].result()
     if not (_failed(torch_result) or _failed(paddle_result)):
         return torch_result, paddle_result
     if len(record_plan.runs) == 1:
         return _as_run(torch_result), _as_run(paddle_result)
     torch_pool = pools.pools[torch_environment(loaded.record.torch_api)]
-    paddle_pool = pools.pools[MAIN_PADDLE]
+    paddle_pool = pools.pools[paddle_name]
     seconds = pools.run_seconds
     torch_outcomes = [
         _single(
@@ -366,8 +393,10 @@ def run_verify(
     timeout: float = DEFAULT_TIMEOUT,
     update: bool = False,
     stale_only: bool = False,
+    matrix: bool = False,
 ) -> VerifyResult:
-    """Verify every record below ``paths``; with ``update``, stamp the records that pass."""
+    """Verify every record below ``paths``; with ``update``, stamp the records that pass; with
+    ``matrix``, also measure every older paddle release (creating its environment if needed)."""
     began = time.monotonic()
     result = VerifyResult()
     records: list[LoadedRecord] = []
@@ -382,33 +411,55 @@ def run_verify(
     sandbox = detect()
     result.sandbox = sandbox
     pools = _Pools(workers or default_workers(), timeout, sandbox, result)
+    if matrix and records:
+        for version in older_releases():
+            environment = create_release_environment(version)
+            pools.known[environment.name] = environment
+            result.releases.append(version)
+    paddles = [MAIN_PADDLE, *(release_environment_name(v) for v in result.releases)]
     needed = {torch_environment(loaded.record.torch_api) for loaded in records}
     missing = {name for name in needed if pools.known[name].python is None}
     _report_missing(missing, records, pools, result)
     try:
         if records:
-            pools.start((needed - missing) | {MAIN_PADDLE})
+            pools.start((needed - missing) | set(paddles))
         ids = _Ids()
-        pending = _submit(plans, records, pools, ids) if records else []
-        judgements = [
-            judge(
+        pending = _submit(plans, records, pools, ids, paddles) if records else []
+        judgements: list[Judgement] = []
+        per_record: list[dict[str, Release]] = []
+        for loaded, record_plan, item in zip(records, plans, pending, strict=True):
+            main = judge(
                 loaded.record,
                 record_plan,
-                (_result(item.torch_check), _result(item.paddle_check)),
+                (_result(item.torch_check), _result(item.paddle_checks.get(MAIN_PADDLE))),
                 _runs(loaded, record_plan, item, pools, ids),
             )
-            for loaded, record_plan, item in zip(records, plans, pending, strict=True)
-        ]
+            judgements.append(main)
+            measured: dict[str, Release] = {}
+            # another package's API (visualdl ...) does not change with paddle's release
+            releases = [] if loaded.record.paddle_package else result.releases
+            for version in releases:
+                name = release_environment_name(version)
+                other = judge(
+                    loaded.record,
+                    record_plan,
+                    (_result(item.torch_check), _result(item.paddle_checks.get(name))),
+                    _runs(loaded, record_plan, item, pools, ids, name),
+                )
+                measured[version] = release_result(main, other)
+            per_record.append(measured)
     finally:
         pools.close()
-    for loaded, record_plan, judgement, item in zip(
-        records, plans, judgements, pending, strict=True
+    for loaded, record_plan, judgement, item, measured in zip(
+        records, plans, judgements, pending, per_record, strict=True
     ):
         if item.torch_check is None:
             continue  # its environment is missing: reported once above
         _collect(loaded, record_plan, judgement, result)
+        for version, release in measured.items():
+            result.differing[version] = result.differing.get(version, 0) + (not release.holds)
         if update and not judgement.blocks_stamp:
-            _stamp(loaded, judgement, result)
+            _stamp(loaded, judgement, result, measured if matrix else None)
     result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
     result.seconds = time.monotonic() - began
     return result
@@ -454,10 +505,25 @@ def _collect(
         result.not_executed.append(loaded.path)
 
 
-def _stamp(loaded: LoadedRecord, judgement: Judgement, result: VerifyResult) -> None:
+def _stamp(
+    loaded: LoadedRecord,
+    judgement: Judgement,
+    result: VerifyResult,
+    releases: dict[str, Release] | None,
+) -> None:
+    """Write the stamp; without a matrix run, a previous stamp's release results are kept
+    when they were measured for the same record facts by the same verifier."""
     location = stamp_file(loaded.file)
     if location is None:
         return
+    if releases is None:
+        previous = _previous_stamp(location)
+        same = (
+            previous is not None
+            and previous.record == digest(loaded.doc.data)
+            and previous.verifier == VERIFIER_VERSION
+        )
+        releases = previous.releases if same and previous is not None else {}
     versions: dict[str, str] = {}
     for name, found in result.environments.items():
         if name == MAIN_PADDLE or name == torch_environment(loaded.record.torch_api):
@@ -469,6 +535,7 @@ def _stamp(loaded: LoadedRecord, judgement: Judgement, result: VerifyResult) -> 
         date=datetime.now(UTC).date().isoformat(),
         proven=judgement.proven,
         behaviour=judgement.behaviour,
+        releases=dict(sorted(releases.items())),
     )
     try:
         if loaded.file.read_bytes() != loaded.raw:
@@ -481,3 +548,10 @@ def _stamp(loaded: LoadedRecord, judgement: Judgement, result: VerifyResult) -> 
                 loaded, INTERNAL_ERROR, ("torch_api",), f"无法写入验证标记 (cannot stamp)：{exc}"
             )
         )
+
+
+def _previous_stamp(location: Path) -> Stamp | None:
+    try:
+        return parse_stamp(location.read_bytes())
+    except (OSError, StampFormatError):
+        return None

@@ -1,0 +1,76 @@
+"""``apimap verify --matrix``: other paddle releases judged against the pinned one."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from apimap.pins import PADDLE_VERSION
+from apimap.rules.catalog.am810_example_raises import RULE as RAISES
+from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
+from apimap.stamps import ProbeResult, parse_stamp, stamp_file
+from apimap.verify import run as run_module
+from apimap.verify.environments import Environment
+from apimap.verify.evaluate import Finding, Judgement, release_result
+from rule_fixtures import fixture_entries
+
+PROBE = ProbeResult("dtype:float16", 0, "float16", "float16", False)
+
+
+def test_a_release_that_behaves_the_same_holds() -> None:
+    pinned = Judgement(behaviour=[PROBE])
+    assert release_result(pinned, Judgement(behaviour=[PROBE])).holds
+
+
+def test_new_errors_and_other_probe_results_are_the_differences() -> None:
+    known = Finding(RAISES, ("examples", 0, "cases", 0, "paddle"), "known on every release")
+    pinned = Judgement(findings=[known], behaviour=[PROBE])
+    other = Judgement(
+        findings=[
+            known,
+            Finding(RAISES, ("calls", 0, "torch"), "TypeError: abs() got an unexpected keyword"),
+            Finding(PROBE_DIFFERENCE, ("calls", 0), "covered by the probe comparison"),
+        ],
+        behaviour=[ProbeResult("dtype:float16", 0, "float16", "✗ RuntimeError", True)],
+    )
+    release = release_result(pinned, other)
+    assert not release.holds
+    assert release.differences == [
+        "AM810 calls[0].torch：TypeError: abs() got an unexpected keyword",
+        "`dtype:float16`（calls[0]）：Paddle ✗ RuntimeError，固定版本为 float16",
+    ]
+
+
+def test_a_probe_that_did_not_run_is_a_difference() -> None:
+    release = release_result(Judgement(behaviour=[PROBE]), Judgement())
+    assert release.differences == ["`dtype:float16`（calls[0]）：未能运行 (did not run)"]
+
+
+def _release(version: str) -> Environment:
+    """An "older release" that is the pinned paddle itself, so the test needs no download."""
+    return Environment(
+        f"paddle=={version}", sys.executable, "paddle", {"paddle": PADDLE_VERSION}, ""
+    )
+
+
+def test_matrix_stamps_each_release_and_a_plain_run_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = next(e for e in fixture_entries("AM811") if e.name.startswith("good"))
+    record = tmp_path / "mappings" / "torch" / good.name
+    record.parent.mkdir(parents=True)
+    shutil.copy(good, record)
+    monkeypatch.setattr(run_module, "older_releases", lambda: ["9.0.0"])
+    monkeypatch.setattr(run_module, "create_release_environment", _release)
+    result = run_module.run_verify([record.parent], workers=1, update=True, matrix=True)
+    assert not result.diagnostics, result.diagnostics
+    assert result.releases == ["9.0.0"] and result.differing == {"9.0.0": 0}
+    location = stamp_file(record)
+    assert location is not None
+    stamp = parse_stamp(location.read_bytes())
+    assert stamp.releases["9.0.0"].holds and stamp.releases["9.0.0"].differences == []
+    run_module.run_verify([record.parent], workers=1, update=True)  # no --matrix: kept
+    assert parse_stamp(location.read_bytes()).releases == stamp.releases
