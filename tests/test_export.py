@@ -129,6 +129,7 @@ def test_an_api_entry_holds_what_a_converter_needs() -> None:
             "complete": True,
             "unproven": [],
             "date": "2026-11-23",
+            "paddle_releases": None,
         },
     }
 
