@@ -5,6 +5,7 @@ and runs Sphinx on it with this folder as the configuration folder. Per-API
 pages are orphans: no page carries a sidebar tree of every API.
 """
 
+import os
 from pathlib import Path
 
 project = "PyTorch → Paddle API 映射"
@@ -29,6 +30,9 @@ html_copy_source = False
 html_show_sourcelink = False
 html_last_updated_fmt = None
 html_use_index = False
+# The published address ($APIMAP_SITE_URL): every page gets a canonical link, and the build
+# writes sitemap.xml; unset, neither.
+html_baseurl = os.environ.get("APIMAP_SITE_URL", "")
 html_domain_indices = False
 
 html_search_language = "zh"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import shutil
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,8 +18,9 @@ CORPUS = Path(__file__).resolve().parent / "corpus" / "mappings"
 
 
 def corpus_sources(mappings: Path = CORPUS) -> SiteSources:
-    """The repository's templates, pages and fixtures over ``mappings``."""
-    return SiteSources.in_project(ROOT, mappings)
+    """The repository's templates, pages and fixtures over ``mappings`` (no repository links,
+    whatever ``$APIMAP_REPO_URL`` says)."""
+    return replace(SiteSources.in_project(ROOT, mappings), repo_url=None)
 
 
 def corpus_layout(work: Path, mappings: Path) -> SiteLayout:
@@ -46,12 +49,20 @@ def rendered() -> dict[str, bytes]:
     return render_site(corpus_sources())
 
 
+SITE_URL = "https://example.org/apimap/"
+REPO_URL = "https://github.com/example/apimap"
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> SiteLayout:
-    """The test corpus built into HTML once per session."""
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteLayout]:
+    """The test corpus built into HTML once per session, published at :data:`SITE_URL` from
+    the repository :data:`REPO_URL` (canonical links, sitemap, edit and report links)."""
     work = tmp_path_factory.mktemp("site")
     layout = corpus_layout(work, copy_corpus(work))
     out = io.StringIO()
-    status = build_site(layout, out, jobs=1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("APIMAP_SITE_URL", SITE_URL)
+        patch.setenv("APIMAP_REPO_URL", REPO_URL)
+        status = build_site(layout, out, jobs=1)
     assert status == 0, out.getvalue()
-    return layout
+    yield layout

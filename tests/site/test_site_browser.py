@@ -49,7 +49,8 @@ def page(site_url: str) -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tab = browser.new_page()
+        context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+        tab = context.new_page()
         tab.set_default_timeout(20_000)
         yield tab
         browser.close()
@@ -59,7 +60,7 @@ def test_home_page_shows_counts_and_chart(page: Any, site_url: str) -> None:
     page.goto(site_url)
     assert "PyTorch → Paddle API 映射" in page.title()
     body = page.locator("article").inner_text()
-    assert "本站收录 14 个 PyTorch API" in body
+    assert "本站收录 15 个 PyTorch API" in body
     assert "公开 API 覆盖率" in body
     chart = page.locator("img[src$='coverage.svg']")
     assert chart.evaluate("img => img.complete && img.naturalWidth > 0")
@@ -80,13 +81,14 @@ def test_table_filter_finds_by_name_category_and_section(page: Any, site_url: st
 
     page.locator("#apimap-filter-category").select_option("")
     page.locator("#apimap-filter-section").select_option("组网类")
-    assert status.inner_text() == "找到 4 个 API。"
+    assert status.inner_text() == "找到 5 个 API。"
     names = results.locator("td:first-child").all_inner_texts()
     assert names == [
         "torch.nn.BatchNorm1d",
         "torch.nn.Conv2d",
         "torch.nn.CosineSimilarity",
         "torch.nn.Softmax",
+        "torch.nn.functional.interpolate",
     ]
 
     page.locator("#apimap-filter-text").fill("absolute")
@@ -103,6 +105,7 @@ def test_diff_page_follows_the_spec_layout(page: Any, site_url: str) -> None:
     page.wait_for_url("**/api/torch.nn.%5EBatch%5ENorm1d.html")
     assert page.locator("h1").inner_text().startswith("[ 输入参数用法不一致 ] torch.nn.BatchNorm1d")
     assert page.locator(".apimap-badge").inner_text() == "已验证：torch 2.13.0 / paddle 3.3.1"
+    assert "验证于 2026-" in page.locator("article").inner_text()  # the stamp's date
     headings = page.locator("article h2").all_inner_texts()
     assert [h.rstrip("¶#").strip() for h in headings] == [
         "torch.nn.BatchNorm1d",
@@ -163,8 +166,102 @@ def test_release_filter_keeps_mappings_measured_to_hold(page: Any, site_url: str
     page.locator("#apimap-filter-section").select_option("组网类")
     page.locator("#apimap-filter-release").select_option("3.0.0")
     names = results.locator("td:first-child").all_inner_texts()
-    # Paddle's Conv2D has no `bias` parameter before 3.2.2; the other layers map the same
+    # Paddle's Conv2D has no `bias` parameter before 3.2.2; the other layers map the same;
+    # interpolate has not been measured on other releases
     assert names == ["torch.nn.BatchNorm1d", "torch.nn.CosineSimilarity", "torch.nn.Softmax"]
     page.locator("#apimap-filter-release").select_option("3.3.1")
-    assert status.inner_text() == "找到 4 个 API。"
+    assert status.inner_text() == "找到 5 个 API。"
     assert results.first.locator("td").nth(1).inner_text() == "一维批归一化层"  # 功能 column
+
+
+def _clipboard(page: Any) -> str:
+    text: str = page.evaluate("navigator.clipboard.readText()")
+    return text
+
+
+def test_copy_buttons_copy_each_side_without_the_marker_lines(page: Any, site_url: str) -> None:
+    page.goto(site_url + "api/torch.nn.%5EBatch%5ENorm1d.html")
+    bars = page.locator(".apimap-copy")
+    assert bars.nth(1).inner_text() == "复制"  # the paddle signature
+    example = bars.nth(2)  # the first rewrite example (the buttons' text changes on click)
+    example.get_by_role("button", name="复制 Paddle 代码").click()
+    assert _clipboard(page) == (
+        "m = paddle.nn.BatchNorm1D(3, momentum=0.8)\ny = m(x)\nmean = m._mean"
+    )
+    example.get_by_role("button", name="复制 PyTorch 代码").click()
+    copied = _clipboard(page)
+    assert copied.startswith("m = torch.nn.BatchNorm1d(3, momentum=0.2)") and "#" not in copied
+    page.locator(".apimap-copy").first.get_by_role("button", name="复制").click()
+    assert _clipboard(page).startswith("torch.nn.BatchNorm1d(")  # the signature block
+
+
+def test_api_page_links_to_its_record_and_a_prefilled_issue(page: Any, site_url: str) -> None:
+    page.goto(site_url + "api/torch.nn.%5EBatch%5ENorm1d.html")
+    edit = page.get_by_role("link", name="编辑此记录").get_attribute("href")
+    assert edit == (
+        "https://github.com/example/apimap/edit/main/"
+        "mappings/torch/nn/torch.nn.%5EBatch%5ENorm1d.yaml"
+    )
+    report = page.get_by_role("link", name="报告问题").get_attribute("href")
+    assert report is not None and report.startswith(
+        "https://github.com/example/apimap/issues/new?template=mapping.yml&"
+    )
+    from urllib.parse import parse_qs, urlsplit
+
+    query = parse_qs(urlsplit(report).query)
+    assert query["api"] == ["torch.nn.BatchNorm1d"]
+    assert query["record"] == ["mappings/torch/nn/torch.nn.^Batch^Norm1d.yaml"]
+    assert query["versions"] == ["torch 2.13.0 / paddle 3.3.1"]
+
+
+def test_reverse_lookup_goes_from_paddle_to_torch(page: Any, site_url: str) -> None:
+    page.goto(site_url + "reverse.html")
+    page.locator("#apimap-filter-text").fill("paddle.nn.conv2d")
+    row = page.locator("#apimap-filter-results tbody tr").first
+    assert row.locator("td").nth(0).inner_text() == "paddle.nn.Conv2D"
+    assert row.locator("td").nth(1).inner_text() == "torch.nn.Conv2d"
+    page.locator("#apimap-filter-text").fill("paddle.nn.Conv2D")
+    page.locator("#apimap-filter-text").press("Enter")
+    page.wait_for_url("**/api/torch.nn.%5EConv2d.html")
+
+
+def test_pasting_an_api_name_as_written_in_code_opens_its_page(page: Any, site_url: str) -> None:
+    page.goto(site_url + "tables.html")
+    page.evaluate("navigator.clipboard.writeText('F.interpolate(x, scale_factor=2)')")
+    page.locator("#apimap-filter-text").focus()
+    page.keyboard.press("Control+V")
+    page.wait_for_url("**/api/torch.nn.functional.interpolate.html")
+    page.goto(site_url + "tables.html")
+    page.locator("#apimap-filter-text").fill("nn.Conv2d")
+    page.locator("#apimap-filter-text").press("Enter")
+    page.wait_for_url("**/api/torch.nn.%5EConv2d.html")
+
+
+def test_the_search_box_opens_the_page_of_a_named_api(page: Any, site_url: str) -> None:
+    page.goto(site_url + "index.html")
+    box = page.locator("input.sidebar-search")
+    box.fill("F.interpolate")
+    box.press("Enter")
+    page.wait_for_url("**/api/torch.nn.functional.interpolate.html")
+    page.goto(site_url + "search.html?q=%E5%8D%B7%E7%A7%AF")  # 卷积: a word, not an API
+    page.wait_for_selector("#search-results ul li")
+    assert "search.html" in page.url
+
+
+def test_phone_width_pages_do_not_scroll_sideways(
+    page: Any, site_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    shots = tmp_path_factory.mktemp("phone")
+    page.set_viewport_size({"width": 375, "height": 800})
+    try:
+        for name in ("tables.html", "api/torch.nn.functional.interpolate.html", "reverse.html"):
+            page.goto(site_url + name)
+            if name == "tables.html":
+                page.locator("#apimap-filter-category").select_option("input_usage_diff")
+            page.screenshot(path=str(shots / (name.replace("/", "_") + ".png")))
+            width, viewport = page.evaluate(
+                "[document.documentElement.scrollWidth, window.innerWidth]"
+            )
+            assert width <= viewport, name
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})

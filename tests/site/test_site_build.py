@@ -6,8 +6,10 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 from apimap.render.build import SiteLayout, build_site
-from conftest import copy_corpus, corpus_layout
+from conftest import REPO_URL, SITE_URL, copy_corpus, corpus_layout
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -33,15 +35,42 @@ def test_site_has_every_page(built_site: SiteLayout) -> None:
         "api/torch.optim.lr_scheduler.^Step^L^R.html",
         "_static/apimap-index.js",
         "_static/apimap-filter.js",
+        "_static/apimap-lookup.js",
+        "_static/apimap-copy.js",
         "_images/coverage.svg",
+        "reverse.html",
+        "changelog.html",
+        "sitemap.xml",
     ):
         assert (html / name).is_file(), name
     assert not (html / "api/torch.nn.utils.rnn.pack_padded_sequence.html").exists()
 
 
-def test_filter_scripts_are_only_on_the_table_page(built_site: SiteLayout) -> None:
-    assert "apimap-filter.js" in (built_site.html / "tables.html").read_text(encoding="utf-8")
-    assert "apimap-filter.js" not in (built_site.html / "index.html").read_text(encoding="utf-8")
+def test_the_index_loads_only_where_it_is_used(built_site: SiteLayout) -> None:
+    def scripts(page: str) -> set[str]:
+        text = (built_site.html / page).read_text(encoding="utf-8")
+        return set(re.findall(r"_static/(apimap-[a-z]+\.js)", text))
+
+    filtered = {"apimap-index.js", "apimap-lookup.js", "apimap-filter.js", "apimap-copy.js"}
+    assert scripts("tables.html") == scripts("reverse.html") == filtered
+    assert scripts("search.html") == {"apimap-index.js", "apimap-lookup.js", "apimap-copy.js"}
+    assert scripts("index.html") == scripts("api/torch.abs.html") == {"apimap-copy.js"}
+
+
+def test_pages_are_discoverable(built_site: SiteLayout) -> None:
+    page = (built_site.html / "api/torch.clamp.html").read_text(encoding="utf-8")
+    canonical = "https://example.org/apimap/api/torch.clamp.html"
+    assert f'<link rel="canonical" href="{canonical}"' in page
+    assert (
+        '<meta content="裁剪到区间：PyTorch 的 min、max 参数与 Paddle 用法不一致。" name="description"'
+        in page
+    )
+    sitemap = (built_site.html / "sitemap.xml").read_text(encoding="utf-8")
+    locations = re.findall(r"<loc>([^<]+)</loc>", sitemap)
+    assert canonical in locations and "https://example.org/apimap/index.html" in locations
+    assert "https://example.org/apimap/api/torch.nn.%5EConv2d.html" in locations
+    assert not any("search.html" in url or "/_static/" in url for url in locations)
+    assert locations == sorted(locations)
 
 
 def test_sidebars_do_not_list_the_api_pages(built_site: SiteLayout) -> None:
@@ -71,7 +100,11 @@ def test_a_record_with_a_problem_stops_the_build(tmp_path: Path) -> None:
     assert not layout.generated.exists()
 
 
-def test_builds_are_deterministic_and_incremental(tmp_path: Path, built_site: SiteLayout) -> None:
+def test_builds_are_deterministic_and_incremental(
+    tmp_path: Path, built_site: SiteLayout, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APIMAP_SITE_URL", SITE_URL)
+    monkeypatch.setenv("APIMAP_REPO_URL", REPO_URL)
     layout = corpus_layout(tmp_path, copy_corpus(tmp_path))
     out = io.StringIO()
     assert build_site(layout, out) == 0, out.getvalue()

@@ -131,7 +131,7 @@ def test_filter_index_lists_records_and_aliases(rendered: dict[str, bytes]) -> N
 
 def test_home_page_counts_per_category_and_surface_coverage(rendered: dict[str, bytes]) -> None:
     home = rendered["index.md"].decode()
-    assert "本站收录 14 个 PyTorch API" in home
+    assert "本站收录 15 个 PyTorch API" in home
     # The corpus records four of the 169 public names of torch.nn (Conv2d, CosineSimilarity,
     # Softmax, BatchNorm1d); pack_padded_sequence is its 功能缺失 record.
     assert "| `torch.nn` | 169 | 4 | 0 | 0 | 165 | 2% |" in home
@@ -202,9 +202,9 @@ def test_page_cache_renders_only_changed_records(
     built: list[str] = []
     original = views_module.api_page
 
-    def counting(entry: Any) -> Any:
+    def counting(entry: Any, repo_url: str | None = None) -> Any:
         built.append(entry.api)
-        return original(entry)
+        return original(entry, repo_url)
 
     monkeypatch.setattr(views_module, "api_page", counting)
     assert render_site(sources) == rendered

@@ -8,6 +8,7 @@ code spans (`` `momentum` ``). Everything outside code spans is escaped, so a
 
 from __future__ import annotations
 
+import json
 import re
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
@@ -141,3 +142,15 @@ def format_signature(text: str) -> str:
         return flat
     indent = " " * (len(head) + 1)
     return f"{head}(" + f",\n{indent}".join(params) + ")"
+
+
+_YAML_BREAKS = {"\u0085": "\\x85", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def yaml_string(text: str) -> str:
+    """``text`` as a double-quoted YAML scalar for the page's front matter (JSON string
+    syntax, which YAML reads; line separators escaped so the value stays on its line)."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    for raw, escaped in _YAML_BREAKS.items():
+        quoted = quoted.replace(raw, escaped)
+    return quoted

@@ -7,7 +7,10 @@ CATEGORY_FOLDER = "category"
 """One page per category lives in this folder."""
 
 TABLES_DOC = "tables"
-"""The mapping tables page, the only page with the filter."""
+"""The mapping tables page (with the filter)."""
+
+REVERSE_DOC = "reverse"
+"""The reverse lookup, paddle → torch (with the filter in paddle mode)."""
 
 INDEX_SCRIPT = "_static/apimap-index.js"
 """The filter's JSON index, generated next to the pages."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,12 +19,15 @@ from apimap.render.names import (
     CATEGORY_FOLDER,
     CHART,
     INDEX_SCRIPT,
+    REVERSE_DOC,
     TABLES_DOC,
     api_docname,
     category_docname,
 )
 from apimap.render.rules_page import rule_views
 from apimap.render.templates import environment, render
+
+REPO_URL_VARIABLE = "APIMAP_REPO_URL"
 
 
 @dataclass(frozen=True)
@@ -36,17 +40,22 @@ class SiteSources:
     """Hand-written Markdown pages, copied as they are."""
     cache: Path | None = None
     """Where records and pages are kept between runs (``None``: redo everything)."""
+    repo_url: str | None = None
+    """The hosting repository (``https://github.com/owner/apimap``): pages link to their record
+    file to edit it and to a prefilled issue form; no links when unset."""
 
     @classmethod
     def in_project(
         cls, root: Path, mappings: Path | None = None, cache: Path | None = None
     ) -> SiteSources:
-        """The standard layout of the repository at ``root``."""
+        """The standard layout of the repository at ``root``; the repository URL comes from
+        ``$APIMAP_REPO_URL``."""
         return cls(
             mappings=mappings if mappings is not None else root / "mappings",
             templates=root / "templates",
             pages=root / "site" / "pages",
             cache=cache,
+            repo_url=os.environ.get(REPO_URL_VARIABLE) or None,
         )
 
 
@@ -89,7 +98,8 @@ def _hand_written(pages: Path) -> dict[str, bytes]:
 def _api_pages(entries: list[Entry], env: Environment, sources: SiteSources) -> dict[str, str]:
     """The diff pages; with a cache, only records whose file changed are rendered again."""
     cache = None if sources.cache is None else sources.cache / "pages.json"
-    known = ContentCache(cache, _page_salt(sources.templates) if cache else "")
+    salt = _page_salt(sources.templates) + (sources.repo_url or "") if cache else ""
+    known = ContentCache(cache, salt)
     texts: dict[str, str] = {}
     for entry in entries:
         if not views.has_page(entry.record):
@@ -98,7 +108,8 @@ def _api_pages(entries: list[Entry], env: Environment, sources: SiteSources) -> 
         docname = api_docname(entry.api)
         text = known.get(key)
         if text is None:
-            text = render(env, "api.md.j2", docname, page=views.api_page(entry))
+            page = views.api_page(entry, sources.repo_url)
+            text = render(env, "api.md.j2", docname, page=page)
             known.put(key, text)
         texts[f"{docname}.md"] = text
     known.save()
@@ -156,6 +167,9 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
     texts["rules.md"] = render(env, "rules.md.j2", "rules", rules=rule_views())
     texts["migration.md"] = render(
         env, "migration.md.j2", "migration", items=views.migration_items(entries)
+    )
+    texts[f"{REVERSE_DOC}.md"] = render(
+        env, "reverse.md.j2", REVERSE_DOC, rows=views.reverse_rows(entries)
     )
     texts["changelog.md"] = render(
         env,

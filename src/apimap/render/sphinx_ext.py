@@ -17,15 +17,23 @@ import logging
 import posixpath
 import shutil
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sphinx.application import Sphinx
 from sphinx.search.zh import SearchChinese
 
-from apimap.render.names import API_FOLDER, INDEX_SCRIPT, TABLES_DOC
+from apimap.render.names import API_FOLDER, INDEX_SCRIPT, REVERSE_DOC, TABLES_DOC
 
 FILTER_SCRIPT = "apimap-filter.js"
+LOOKUP_SCRIPT = "apimap-lookup.js"
+COPY_SCRIPT = "apimap-copy.js"
+FILTER_PAGES = (TABLES_DOC, REVERSE_DOC)
+"""Pages with the table filter (and the direct lookup)."""
+SEARCH_PAGE = "search"
+SITEMAP = "sitemap.xml"
 _THEME_PRIORITY = 500
 """Themes connect to ``html-page-context`` with the default priority."""
 
@@ -72,6 +80,30 @@ def _copy_generated_static(app: Sphinx, exception: Exception | None) -> None:
             shutil.copyfile(source, destination)
 
 
+def _write_sitemap(app: Sphinx, exception: Exception | None) -> None:
+    """``sitemap.xml`` of every page below ``html_baseurl`` (only when it is set)."""
+    base = str(app.config.html_baseurl or "")
+    if exception is not None or app.builder.format != "html" or not base:
+        return
+    outdir = Path(app.outdir)
+    skipped = {"search.html", "genindex.html"}
+    pages = sorted(
+        path.relative_to(outdir).as_posix()
+        for path in outdir.rglob("*.html")
+        if path.name not in skipped and not path.relative_to(outdir).parts[0].startswith("_")
+    )
+    prefix = base if base.endswith("/") else base + "/"
+    entries = "".join(f"  <url><loc>{escape(prefix + quote(page))}</loc></url>\n" for page in pages)
+    text = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        f"{entries}</urlset>\n"
+    )
+    target = outdir / SITEMAP
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.write_text(text, encoding="utf-8")
+
+
 def _shared_navigation(pagename: str, toctree: Callable[..., str]) -> Callable[..., str]:
     folder = posixpath.dirname(pagename)
 
@@ -89,8 +121,10 @@ def _shared_navigation(pagename: str, toctree: Callable[..., str]) -> Callable[.
 def _page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    if pagename == TABLES_DOC:
+    if pagename in FILTER_PAGES or pagename == SEARCH_PAGE:
         app.add_js_file(Path(INDEX_SCRIPT).name)
+        app.add_js_file(LOOKUP_SCRIPT)
+    if pagename in FILTER_PAGES:
         app.add_js_file(FILTER_SCRIPT)
     if pagename.startswith(API_FOLDER + "/") and "toctree" in context:
         context["toctree"] = _shared_navigation(pagename, context["toctree"])
@@ -107,4 +141,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _forget_navigation)
     app.connect("html-page-context", _page_context, priority=_THEME_PRIORITY - 100)
     app.connect("build-finished", _copy_generated_static)
+    app.connect("build-finished", _write_sitemap)
+    app.add_js_file(COPY_SCRIPT)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -49,6 +49,7 @@ def environment(templates: Path) -> Environment:
         "link": _link,
         "cell_link": _cell_link,
         "doc_link": _doc_link,
+        "yaml_string": markdown.yaml_string,
     }
     env.filters.update(filters)
     return env

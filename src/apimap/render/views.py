@@ -10,12 +10,13 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from apimap import derived, phrases, wording
 from apimap.categories import GROUP_NAMES, Category, Section
 from apimap.corpus import Entry
 from apimap.model import Case, Record
+from apimap.paths import record_path
 from apimap.pins import release_key
 from apimap.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
 from apimap.render.chart import NamespaceCounts
@@ -112,6 +113,55 @@ def releases_view(stamp: Stamp | None) -> ReleasesView | None:
 
 
 @dataclass(frozen=True)
+class RecordLinks:
+    """Where a reader edits the record or reports a problem with it (hosting repository)."""
+
+    edit: str
+    report: str
+
+
+ISSUE_TEMPLATE = "mapping.yml"
+"""``.github/ISSUE_TEMPLATE/mapping.yml``: the form the report link opens, prefilled."""
+
+
+def record_links(record: Record, stamp: Stamp | None, repo_url: str | None) -> RecordLinks | None:
+    """The edit link (the record file) and the report link (a new issue, prefilled with the API,
+    the record's path and the versions it was verified against); ``None`` without a repository."""
+    if not repo_url:
+        return None
+    base = repo_url.rstrip("/")
+    path = f"mappings/{record_path(record.torch_api)}"
+    versions = (
+        " / ".join(f"{name} {version}" for name, version in _ordered(stamp.versions))
+        if stamp
+        else phrases.UNVERIFIED
+    )
+    query = urlencode(
+        {
+            "template": ISSUE_TEMPLATE,
+            "title": f"[映射问题] {record.torch_api}",
+            "api": record.torch_api,
+            "record": path,
+            "versions": versions,
+        },
+        quote_via=quote,
+    )
+    return RecordLinks(f"{base}/edit/main/{quote(path)}", f"{base}/issues/new?{query}")
+
+
+def _ordered(versions: dict[str, str]) -> list[tuple[str, str]]:
+    names = sorted(versions, key=lambda name: (_LIBRARY_ORDER.get(name, 3), name))
+    return [(name, versions[name]) for name in names]
+
+
+def description(record: Record) -> str:
+    """``zh_name`` and the first summary paragraph, on one line."""
+    parts = [record.zh_name, *wording.summary(record)[:1]]
+    text = "：".join(" ".join(part.split()) for part in parts if part).replace("`", "")
+    return text.removesuffix(phrases.FOLLOWED) + ("。" if text.endswith(phrases.FOLLOWED) else "")
+
+
+@dataclass(frozen=True)
 class ApiPage:
     """Everything one diff page shows."""
 
@@ -135,6 +185,9 @@ class ApiPage:
     notes: list[NoteView]
     behaviour: list[BehaviourRow]
     releases: ReleasesView | None = None
+    links: RecordLinks | None = None
+    description: str = ""
+    """The page's meta description: the Chinese name and the summary, for link previews."""
 
 
 def case_view(case: Case) -> CaseView:
@@ -151,8 +204,7 @@ def badge(record: Record, stamp: Stamp | None) -> Badge:
     """已验证 / 部分验证 with the versions, or 未验证."""
     if stamp is None:
         return Badge(phrases.UNVERIFIED, False, [], None)
-    order = sorted(stamp.versions, key=lambda name: (_LIBRARY_ORDER.get(name, 3), name))
-    versions = " / ".join(f"{name} {stamp.versions[name]}" for name in order)
+    versions = " / ".join(f"{name} {version}" for name, version in _ordered(stamp.versions))
     template = phrases.VERIFIED if stamp.complete else phrases.PARTLY_VERIFIED
     return Badge(
         template.format(versions=versions), stamp.complete, list(stamp.proven.unproven), stamp.date
@@ -205,7 +257,7 @@ def _acknowledgement(record: Record, kind: str, index: int) -> str:
     return f"注意事项第 {index + 1} 条"
 
 
-def api_page(entry: Entry) -> ApiPage:
+def api_page(entry: Entry, repo_url: str | None = None) -> ApiPage:
     """The diff page of one record (not for 功能缺失)."""
     record = entry.record
     return ApiPage(
@@ -240,6 +292,8 @@ def api_page(entry: Entry) -> ApiPage:
         ],
         behaviour=behaviour_rows(record, entry.stamp),
         releases=releases_view(entry.stamp),
+        links=record_links(record, entry.stamp, repo_url),
+        description=description(record),
     )
 
 
@@ -631,3 +685,35 @@ def release_changes(entries: Iterable[Entry]) -> list[ReleaseChanges]:
             )
         )
     return changes
+
+
+@dataclass(frozen=True)
+class ReverseRow:
+    """One row of the reverse lookup: a paddle API and a torch API that maps to it."""
+
+    paddle: str
+    paddle_url: str | None
+    torch_api: str
+    category: Category
+    page: str | None
+
+
+def reverse_rows(entries: Iterable[Entry]) -> list[ReverseRow]:
+    """Every record and alias with a paddle API, sorted by the paddle API (paddle → torch)."""
+    rows = []
+    for entry in entries:
+        record = entry.record
+        if record.paddle_api is None or derived.category(record) is Category.MISSING:
+            continue
+        page = api_docname(record.torch_api) if has_page(record) else None
+        for name in (record.torch_api, *record.torch_aliases):
+            rows.append(
+                ReverseRow(
+                    record.paddle_api,
+                    derived.paddle_url(record),
+                    name,
+                    derived.category(record),
+                    page,
+                )
+            )
+    return sorted(rows, key=lambda row: (row.paddle.lower(), row.paddle, row.torch_api))
