@@ -4,18 +4,26 @@
 VENV ?= .venv
 VISION_VENV ?= .venv-vision
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+CORE_STAMP := $(VENV)/.installed-core
+VERIFY_STAMP := $(VENV)/.installed-verify
 VISION_STAMP := $(VISION_VENV)/.installed
 
-.PHONY: main test lint pytest verify matrix bench bench-site bench-verify bench-scan
+.PHONY: main test lint pytest verify matrix bench bench-site bench-verify bench-startup bench-scan
 
-# Main environment: apimap, the site toolchain, the browser driver, torch 2.13.0 (CPU) and
-# paddle 3.3.1. `pip install torch==2.13.0` takes this machine's local CPU wheel.
-$(STAMP): pyproject.toml
+# Main environment, first the part `make main` needs: apimap, the site toolchain, the
+# browser driver and the dev tools. No torch, no paddle.
+$(CORE_STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,site,browser,verify]'
-	touch $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,site,browser]'
+	touch $(CORE_STAMP)
+
+# Then what verification needs: torch 2.13.0 (CPU; `pip install torch==2.13.0` takes this
+# machine's local CPU wheel, so it is installed first and the extra reuses it) and paddle 3.3.1.
+$(VERIFY_STAMP): $(CORE_STAMP)
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[verify]'
+	touch $(VERIFY_STAMP)
 
 # torchvision environment: torchvision 0.29.1 needs torch 2.14.1 (see README).
 $(VISION_STAMP): pyproject.toml
@@ -24,34 +32,40 @@ $(VISION_STAMP): pyproject.toml
 	$(VISION_VENV)/bin/python -m pip install -q -e '.[vision]'
 	touch $(VISION_STAMP)
 
-main: $(STAMP)
-	$(VENV)/bin/apimap build
+# Check every record and build the site; needs neither torch nor paddle.
+main: $(CORE_STAMP)
+	@start=$$(date +%s); \
+	$(VENV)/bin/apimap build && \
+	echo "make main: $$(( $$(date +%s) - start )) s"
 
-lint: $(STAMP)
+lint: $(CORE_STAMP)
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src
 	$(VENV)/bin/mypy
 
-pytest: $(STAMP) $(VISION_STAMP)
+pytest: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(VENV)/bin/pytest -q
 
-verify: $(STAMP) $(VISION_STAMP)
+verify: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(VENV)/bin/apimap verify mappings
 
 test: lint pytest verify
 
 # Every record against the older paddle releases too (creates .venv-paddle-<version> on first use).
-matrix: $(STAMP) $(VISION_STAMP)
+matrix: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(VENV)/bin/apimap verify --matrix --update mappings
 
-bench: $(STAMP)
+bench: $(CORE_STAMP)
 	$(PY) bench/bench_check.py 2000 5
 
-bench-site: $(STAMP)
+bench-startup: $(CORE_STAMP)
+	$(PY) bench/bench_startup.py
+
+bench-site: $(CORE_STAMP)
 	$(PY) bench/bench_site.py 500 2000
 
-bench-verify: $(STAMP) $(VISION_STAMP)
+bench-verify: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(PY) bench/bench_verify.py
 
-bench-scan: $(STAMP)
+bench-scan: $(CORE_STAMP)
 	$(PY) bench/bench_scan.py transformers==5.23.0 3
