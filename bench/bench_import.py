@@ -2,7 +2,7 @@
 
 Usage: python bench/bench_import.py [COUNT] [REPEAT]
 
-COUNT synthetic records (``bench/synthetic.py``) are rendered to pages by the
+COUNT realistic records (``bench/realistic.py``: the real ones, cloned) are rendered to pages by the
 site renderer, together with the mapping table. Timings are the median of
 REPEAT runs in this one process:
 
@@ -26,7 +26,7 @@ from apimap.importer.run import Outcome, run_import
 from apimap.render.site import SiteSources, render_site
 
 sys.path.insert(0, str(Path(__file__).parent))
-from synthetic import write_corpus
+from realistic import write_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,10 +68,9 @@ def main(count: int = 2000, repeat: int = 3) -> None:
             assert not failed, failed[:3]
 
         def export_records() -> None:
-            records = [entry.record for entry in load_entries(workdir / "mappings")]
-            export_text(records)
+            export_text(load_entries(workdir / "mappings"))
 
-        records = [entry.record for entry in load_entries(workdir / "mappings")]
+        records = load_entries(workdir / "mappings")
         import_pages()  # warm up imports and caches of the interpreter itself
         import_s = _median_seconds(import_pages, repeat)
         export_s = _median_seconds(export_records, repeat)

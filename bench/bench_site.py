@@ -1,8 +1,8 @@
-"""Benchmark ``apimap build`` on synthetic corpora: a full build and a one-record rebuild.
+"""Benchmark ``apimap build`` on realistic corpora: a full build and a one-record rebuild.
 
 Usage: python bench/bench_site.py [COUNT ...]     (default: 500 2000)
 
-For each COUNT a corpus is generated with ``bench/site_corpus.py`` into
+For each COUNT a corpus is generated with ``bench/realistic.py`` (the real records, cloned) into
 ``bench/_corpus-COUNT`` (gitignored). The full build starts from nothing: no generated
 Markdown, no HTML, no doctrees and no check cache. The rebuild then changes the meaning
 of one parameter in one record and runs ``apimap build`` again. Both run the command as
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from site_corpus import write_corpus
+from realistic import write_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 APIMAP = Path(sys.executable).parent / "apimap"

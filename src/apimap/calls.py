@@ -17,6 +17,7 @@ import ast
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from apimap import derived
 from apimap.categories import Action, ApiType, RowKind
@@ -64,16 +65,27 @@ class CallError(Exception):
 
 @dataclass
 class Derived:
-    """Both sides of a call, ready to run."""
+    """Both sides of a call, ready to run (the code is written out on first use: the rules
+    only need what the call passes)."""
 
-    torch: str
-    paddle: str
+    torch_tree: ast.Module
+    paddle_tree: ast.Module
     outputs: list[str]
     """The names compared by default."""
     passed: set[str] = field(default_factory=set)
     """Torch parameters some use of the API passes."""
     set_rows: set[int] = field(default_factory=set)
     """Rows whose paddle setting (a default or a value) the derived code passes."""
+
+    @cached_property
+    def torch(self) -> str:
+        """The torch code (with construction hooks for class APIs)."""
+        return ast.unparse(self.torch_tree)
+
+    @cached_property
+    def paddle(self) -> str:
+        """The paddle code the rows derive."""
+        return ast.unparse(self.paddle_tree)
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -152,18 +164,28 @@ def derive(record: Record, code: str, naive: bool = False) -> Derived:
         raise CallError(
             f"调用中只能使用本 API 与 dtype，不能使用 `{name}` (a call uses only this API)", line
         )
-    paddle_tree = copy.deepcopy(tree)
-    state = Derived("", "", [])
+    # each side transforms a tree of its own; parsing again is far cheaper than a deep copy
+    state = Derived(tree, parse_call(code), assigned(tree))
     translator = _Translator(record, state, naive)
-    paddle_tree = translator.visit(paddle_tree)
+    paddle_tree = translator.visit(state.paddle_tree)
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
-    torch_tree = _hook_layers(record, tree) if record.api_type is ApiType.CLASS else tree
+    if record.api_type is ApiType.CLASS:
+        state.torch_tree = _hook_layers(record, parse_call(code))
     ast.fix_missing_locations(paddle_tree)
-    state.torch = ast.unparse(torch_tree)
-    state.paddle = ast.unparse(paddle_tree)
-    state.outputs = assigned(tree)
+    state.paddle_tree = paddle_tree
     return state
+
+
+def derived_calls(record: Record) -> list[Derived | CallError]:
+    """Every call of the record derived (or why it cannot be), in order."""
+    found: list[Derived | CallError] = []
+    for call in record.calls:
+        try:
+            found.append(derive(record, call.torch))
+        except CallError as exc:
+            found.append(exc)
+    return found
 
 
 def assigned(tree: ast.Module) -> list[str]:
@@ -199,7 +221,7 @@ def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 
 
 def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:
-    """Wrap every construction of the class API in :data:`LAYER_HOOK`."""
+    """Wrap every construction of the class API in :data:`LAYER_HOOK` (changes ``tree``)."""
     full = _full_names(record)
 
     class Hook(ast.NodeTransformer):
@@ -213,7 +235,7 @@ def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:
             self.index += 1
             return ast.Call(ast.Name(LAYER_HOOK, ast.Load()), [node, ast.Constant(self.index)], [])
 
-    result = Hook().visit(copy.deepcopy(tree))
+    result = Hook().visit(tree)
     ast.fix_missing_locations(result)
     assert isinstance(result, ast.Module)
     return result

@@ -14,11 +14,14 @@ CONTINUED_ROLES = frozenset({TextRole.NAME, TextRole.INLINE})
 """Texts a phrase, a colon or nothing follows: they end without punctuation."""
 
 
+def texts(ctx: RecordContext) -> list[tuple[Path, TextRole, str]]:
+    """Every text value of the record with its path and role (computed once per record)."""
+    return ctx.memo("texts", lambda: derived.texts(ctx.record))
+
+
 def prose(ctx: RecordContext) -> list[tuple[Path, TextRole, str]]:
     """Every prose value of the record with its path and role (computed once per record)."""
-    return ctx.memo(
-        "prose", lambda: [item for item in derived.texts(ctx.record) if item[1] in PROSE_ROLES]
-    )
+    return ctx.memo("prose", lambda: [item for item in texts(ctx) if item[1] in PROSE_ROLES])
 
 
 def strings(ctx: RecordContext) -> Iterator[tuple[Path, str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap.calls import CallError, derive
+from apimap.calls import CallError, derived_calls
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
 from apimap.rules.base import Finding, Rule, Scope
@@ -12,13 +12,12 @@ from apimap.rules.base import Finding, Rule, Scope
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Each call uses the API, binds to the torch signature and maps through the rows."""
-    for index, call in enumerate(ctx.record.calls):
-        try:
-            derive(ctx.record, call.torch)
-        except CallError as exc:
+    calls = ctx.memo("derived_calls", lambda: derived_calls(ctx.record))
+    for index, found in enumerate(calls):
+        if isinstance(found, CallError):
             path = ("calls", index, "torch")
-            where = ctx.doc.text_loc(path, exc.line) if exc.line else ctx.loc(*path)
-            yield Finding(where, exc.detail)
+            where = ctx.doc.text_loc(path, found.line) if found.line else ctx.loc(*path)
+            yield Finding(where, found.detail)
 
 
 RULE = Rule(

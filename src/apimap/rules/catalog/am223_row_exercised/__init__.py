@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from apimap import derived
-from apimap.calls import CallError, derive
+from apimap.calls import CallError, derived_calls
 from apimap.categories import RowKind
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
@@ -19,10 +19,8 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         return
     passed: set[str] = set()
     set_rows: set[int] = set()
-    for call in record.calls:
-        try:
-            found = derive(record, call.torch)
-        except CallError:
+    for found in ctx.memo("derived_calls", lambda: derived_calls(record)):
+        if isinstance(found, CallError):
             return  # AM221 reports it
         passed |= found.passed
         set_rows |= found.set_rows

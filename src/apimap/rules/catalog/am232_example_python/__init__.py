@@ -6,11 +6,11 @@ import ast
 from collections.abc import Iterator
 from functools import lru_cache
 
-from apimap import derived
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
 from apimap.model import TextRole
 from apimap.rules.base import Finding, Rule, Scope
+from apimap.rules.text import texts
 
 
 @lru_cache(maxsize=8192)
@@ -26,7 +26,7 @@ def parse_code(source: str) -> ast.Module | SyntaxError:
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Example and note code parses (a call's code is checked by AM221)."""
-    for path, role, source in derived.texts(ctx.record):
+    for path, role, source in texts(ctx):
         if role is not TextRole.CODE or (path[0] == "calls" and path[-2] != "setup"):
             continue
         tree = parse_code(source)

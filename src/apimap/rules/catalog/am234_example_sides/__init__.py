@@ -5,19 +5,19 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from apimap import derived
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
 from apimap.model import TextRole
 from apimap.rules.base import Finding, Rule, Scope
 from apimap.rules.catalog.am232_example_python import parse_code
+from apimap.rules.text import texts
 
 _OTHER_SIDE = {"torch": "paddle", "paddle": "torch"}
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Each side of a case names only its own library."""
-    for path, role, source in derived.texts(ctx.record):
+    for path, role, source in texts(ctx):
         side = str(path[-1])
         if (
             role is not TextRole.CODE
