@@ -18,9 +18,10 @@ PADDLE_RELEASES = ("3.0.0", "3.1.1", "3.2.2", PADDLE_VERSION)
 """The paddle releases ``apimap verify --matrix`` measures every record against, oldest first;
 the last is the pinned release the records are written for."""
 
-PACKAGE_PINS = {"tensorboard": "2.21.0", "visualdl": "2.5.3"}
+PACKAGE_PINS = {"tensorboard": "2.21.0", "visualdl": "2.5.3", "einops": "0.8.2"}
 """Packages records name besides the two libraries: torch's ``torch.utils.tensorboard``
-needs tensorboard, and visualdl holds the paddle side of other-package records."""
+needs tensorboard, visualdl holds the paddle side of other-package records, and einops is a
+third-party API used with both libraries."""
 
 PINS = {"torch": TORCH_VERSION, "paddle": PADDLE_VERSION}
 """Library name -> pinned version."""

@@ -320,6 +320,10 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     category = computed_category([RowKind(row["kind"]) for row in rows])
     if torch_api.startswith(TORCH_FAMILIES) and paddle.api.startswith(PADDLE_CONTEXT_OBJECTS):
         category = Category.CONTEXT_CHANGE
+    package = paddle.api.split(".", 1)[0]
+    if package != "paddle":
+        data["paddle_package"] = package
+        category = Category.OTHER_PACKAGE
     data["category"] = str(category)
     data["section"] = str(_section(torch_api))
     if rows:

@@ -42,6 +42,8 @@ class RunSpec:
     """The call the run belongs to (calls and their probes)."""
     setup: tuple[str, str] | None = None
     """The call's setup code (torch, paddle), run first on each side."""
+    packages: tuple[str | None, str | None] = (None, None)
+    """Another package each side's code uses by name (``einops``), imported for it."""
 
     def spec(
         self, side: str, weights: dict[str, Any] | None = None, seconds: float | None = None
@@ -56,6 +58,9 @@ class RunSpec:
         }
         if self.setup is not None:
             found["setup"] = self.setup[0] if side == "torch" else self.setup[1]
+        package = self.packages[0] if side == "torch" else self.packages[1]
+        if package is not None:
+            found["package"] = package
         if side == "paddle":
             found["weights"] = weights or {}
         return found
@@ -165,6 +170,7 @@ def _call_runs(
             transform,
             index,
             setup,
+            packages(record),
         )
 
     runs = [run(base.torch, base.paddle, None, {})]
@@ -210,6 +216,18 @@ def plan(record: Record) -> RecordPlan:
                 explicit,
                 _tolerance(execution),
                 frozenset(execution.shape_only),
+                packages=packages(record),
             )
         )
     return RecordPlan(torch_check(record), paddle_check(record), runs, errors)
+
+
+_LIBRARIES = frozenset({"torch", "torchvision", "paddle", "numpy"})
+
+
+def packages(record: Record) -> tuple[str | None, str | None]:
+    """The top-level package of each side's API when it is not one of the libraries
+    (``einops.rearrange``): code names it without importing it, as a user's module does."""
+    roots = (record.torch_api.split(".", 1)[0], (record.paddle_api or "").split(".", 1)[0])
+    found = tuple(root if root and root not in _LIBRARIES else None for root in roots)
+    return found[0], found[1]

@@ -13,6 +13,7 @@ copied in on the paddle side.
 
 from __future__ import annotations
 
+import importlib
 import signal
 import traceback
 from typing import Any
@@ -158,6 +159,16 @@ def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
         return failure
     made_as = _probe_inputs(found, spec.get("probe") or {}, side.np)
     namespace = side.namespace()
+    package = spec.get("package")
+    if package:
+        try:
+            namespace[package] = importlib.import_module(package)
+        except ImportError as exc:
+            return {
+                "ok": False,
+                "stage": "setup",
+                "error": f"没有安装 {package} (not installed): {exc}",
+            }
     for name, value in found.items():
         is_array = isinstance(value, side.np.ndarray)
         namespace[name] = side.tensor(value, made_as.get(name)) if is_array else value

@@ -1,0 +1,49 @@
+"""Code of a third-party API's record names the package without importing it."""
+
+from __future__ import annotations
+
+from apimap.model import Record
+from apimap.verify.plan import packages, plan
+
+
+def _record(torch_api: str, paddle_api: str | None) -> Record:
+    return Record.model_validate(
+        {"torch_api": torch_api, "zh_name": "测试", "paddle_api": paddle_api}
+    )
+
+
+def test_only_packages_other_than_the_libraries_are_imported() -> None:
+    assert packages(_record("einops.rearrange", "einops.rearrange")) == ("einops", "einops")
+    assert packages(_record("torch.abs", "paddle.abs")) == (None, None)
+    assert packages(_record("torchvision.ops.nms", "paddle.vision.ops.nms")) == (None, None)
+    assert packages(_record("torch.utils.tensorboard.SummaryWriter", "visualdl.LogWriter")) == (
+        None,
+        "visualdl",
+    )
+
+
+def test_each_side_of_a_run_gets_its_package(torch_side: object, paddle_side: object) -> None:
+    from apimap.verify.runtime import run
+
+    record = Record.model_validate(
+        {
+            "torch_api": "einops.rearrange",
+            "zh_name": "按模式重排维度",
+            "torch_signature": "einops.rearrange(tensor, pattern, **axes_lengths)",
+            "paddle_api": "einops.rearrange",
+            "paddle_package": "einops",
+            "paddle_signature": "einops.rearrange(tensor, pattern, **axes_lengths)",
+            "category": "other_package",
+            "calls": [
+                {
+                    "torch": "y = einops.rearrange(x, 'a b -> b a')",
+                    "inputs": {"x": "np.arange(6, dtype='float32').reshape(2, 3)"},
+                }
+            ],
+        }
+    )
+    spec = plan(record).runs[0]
+    torch_out = run(spec.spec("torch"), torch_side)  # type: ignore[arg-type]
+    paddle_out = run(spec.spec("paddle"), paddle_side)  # type: ignore[arg-type]
+    assert torch_out["ok"] and paddle_out["ok"], (torch_out, paddle_out)
+    assert torch_out["values"]["y"] == paddle_out["values"]["y"]
