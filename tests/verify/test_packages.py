@@ -34,6 +34,10 @@ def test_each_side_of_a_run_gets_its_package(torch_side: object, paddle_side: ob
             "paddle_package": "einops",
             "paddle_signature": "einops.rearrange(tensor, pattern, **axes_lengths)",
             "category": "other_package",
+            "params": [
+                {"torch": "tensor", "desc": "要重排的 Tensor"},
+                {"torch": "pattern", "desc": "重排的模式"},
+            ],
             "calls": [
                 {
                     "torch": "y = einops.rearrange(x, 'a b -> b a')",
