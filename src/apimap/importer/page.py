@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
+
 from apimap import derived, phrases, wording
 from apimap.categories import Category, RowKind
 from apimap.importer import patterns
@@ -61,7 +63,10 @@ _TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
 _API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")
 _ALIASES = re.compile(r"^别名\s*[：:]\s*(?P<rest>.+)$")
 _PACKAGE = re.compile(r"^所在的包\s*[：:]\s*(?P<rest>.+)$")
-_BADGE = re.compile(r"^\[(?P<text>.*)\]\{\.apimap-badge[^}]*\}$")
+_BADGE = re.compile(r"^\[(?P<text>.*)\]\{\.apimap-badge[^}]*\}(?:\s*验证于.*)?$")
+"""The badge line, with the verification date and the edit and report links."""
+_RELEASES = re.compile(r"^(适用于|只适用于) Paddle ")
+"""The paddle releases the matrix measured (generated from the stamp)."""
 _UNPROVEN = re.compile(r"^未经验证的部分\s*[：:]")
 _NAME_LINE = re.compile(r"^(?P<name>[^`（(]+?)\s*(?:[（(](?P<kind>[^）)]+)[）)])?$")
 _INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
@@ -73,10 +78,13 @@ _SECTIONS = {
     "转写示例": "examples",
     "注意事项": "notes",
     "行为对照": "generated",
+    "较早的 Paddle 版本": "generated",
 }
-"""Page sections; 行为对照 is generated from the verification stamp and never imported."""
+"""Page sections; 行为对照 and 较早的 Paddle 版本 are generated from the verification stamp and
+never imported."""
 _TABLES_DOC = "tables.md"
-_IGNORED_FRONT_MATTER = "orphan: true"
+_GENERATED_FRONT_MATTER = {"orphan", "myst"}
+"""Front matter the renderer writes (``orphan`` and the page description): not content."""
 _WHEN = patterns.whole(wording.when_line(patterns.DESC))
 _REMARK_HEADER = "备注"
 
@@ -216,7 +224,7 @@ class _PageReader:
     def _title(self) -> int:
         for index, block in enumerate(self.blocks):
             if isinstance(block, FrontMatter):
-                if block.text.strip() != _IGNORED_FRONT_MATTER:
+                if not _generated_front_matter(block.text):
                     self.lose(block)
                 continue
             match = _TITLE.match(block.text) if isinstance(block, Heading) else None
@@ -298,7 +306,7 @@ class _PageReader:
 
     def _lead(self, paragraph: Paragraph, text: str) -> None:
         """Under the title: the Chinese name (and API type), the badge and what it left unproven."""
-        if _BADGE.match(flatten(paragraph.text)) or _UNPROVEN.match(text):
+        if _BADGE.match(flatten(paragraph.text)) or _UNPROVEN.match(text) or _RELEASES.match(text):
             return  # generated from the stamp
         name = _NAME_LINE.match(text)
         if self.zh_name is None and name is not None:
@@ -583,3 +591,18 @@ def read_page(text: str) -> PageResult:
     order = {Severity.FAILURE: 0, Severity.LOSS: 1, Severity.NOTE: 2}
     result.problems.sort(key=lambda p: (p.line, order[p.severity], p.code))
     return result
+
+
+def _generated_front_matter(text: str) -> bool:
+    """``orphan: true`` and ``myst: {html_meta: ...}``, as the renderer writes them."""
+    body = "\n".join(line for line in text.strip().splitlines() if line.strip() != "---")
+    try:
+        data = yaml.safe_load(body)
+    except yaml.YAMLError:
+        return False
+    if not isinstance(data, dict) or not set(data) <= _GENERATED_FRONT_MATTER:
+        return False
+    myst = data.get("myst", {})
+    return (
+        data.get("orphan", True) is True and isinstance(myst, dict) and set(myst) <= {"html_meta"}
+    )
