@@ -207,3 +207,30 @@ def test_assignments_inside_blocks_bind_module_names() -> None:
         "try:\n    d = 3\nexcept E:\n    e = 4\nfinally:\n    f = 5\n"
     )
     assert assigned(parse_call(code)) == ["a", "b", "c", "d", "e", "f"]
+
+
+AMAX = record(
+    torch_api="torch.Tensor.amax",
+    api_type="method",
+    torch_signature="torch.Tensor.amax(dim=(), keepdim=False)",
+    paddle_api="paddle.Tensor.amax",
+    paddle_signature="paddle.Tensor.amax(axis=None, keepdim=False, name=None)",
+    inplace={"torch": "torch.Tensor.amax_", "paddle": "paddle.Tensor.amax_"},
+    paddle_accepts={"dim": "axis"},
+    params=[
+        {"torch": "dim", "kind": "default_diff", "desc": "维度", "paddle_value": "()"},
+        {"torch": "keepdim", "desc": "保留"},
+    ],
+)
+
+
+def test_a_default_is_not_repeated_for_an_argument_kept_in_place() -> None:
+    positional = positional_form(AMAX, "y = x.amax(dim=1, keepdim=True)")
+    assert positional == "y = x.amax(1, True)"
+    assert derive(AMAX, positional, naive=True).paddle == "y = x.amax(1, True)"
+    assert derive(AMAX, "y = x.amax()").paddle == "y = x.amax(dim=())"  # the default is set
+
+
+def test_the_in_place_variant_gets_the_real_paddle_names() -> None:
+    assert derive(AMAX, "y = x.amax(dim=1)").paddle == "y = x.amax(dim=1)"
+    assert derive(AMAX, "x.amax_(dim=1)").paddle == "result = x.amax_(axis=1)"

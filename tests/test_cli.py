@@ -60,7 +60,7 @@ def test_json_format(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _break(corpus)
     assert main(["check", "--format", "json", "--no-cache"]) == 1
     document = json.loads(capsys.readouterr().out)
-    assert document["summary"] == {"files": 1, "errors": 1, "warnings": 0}
+    assert document["summary"] == {"files": 1, "errors": 1, "warnings": 0, "cached": 0}
     [diagnostic] = document["diagnostics"]
     assert (diagnostic["code"], diagnostic["line"], diagnostic["api"]) == ("AM240", 14, "torch.abs")
 

@@ -357,10 +357,12 @@ def _translate_call(
         keyword_names = {keyword.arg for keyword in node.keywords}
         by_keyword = {k: v for k, v in bound.values.items() if k.lstrip("*") in keyword_names}
         keyword_bound = Bound(bound.signature, by_keyword, [])
-        positional, keywords = _paddle_arguments(record, state, keyword_bound, node)
+        positional, keywords = _paddle_arguments(
+            record, state, keyword_bound, node, variant, passed=bound
+        )
         positional = [*_kept_in_place(record, bound, node), *positional]
     else:
-        positional, keywords = _paddle_arguments(record, state, bound, node)
+        positional, keywords = _paddle_arguments(record, state, bound, node, variant)
     if receiver is not None and _paddle_is_member(target):
         name = target.rsplit(".", 1)[-1]
         func: ast.expr = ast.Attribute(receiver, name, ast.Load())
@@ -515,14 +517,21 @@ def _row(record: Record, name: str, line: int) -> ParamRow:
 
 
 def _paddle_arguments(
-    record: Record, state: Derived, bound: Bound, node: ast.Call
+    record: Record,
+    state: Derived,
+    bound: Bound,
+    node: ast.Call,
+    variant: str = "",
+    passed: Bound | None = None,
 ) -> tuple[list[ast.expr], list[ast.keyword]]:
+    """Paddle's arguments for the torch arguments in ``bound``; ``passed`` is every argument
+    the call passes (also those kept in place), which no default setting may repeat."""
     positional: list[ast.expr] = []
     keywords: list[ast.keyword] = []
     for name, value in bound.values.items():
         row = _row(record, name, node.lineno)
         kind = derived.row_kind(row)
-        targets = derived.paddle_names(row)
+        targets = _targets(record, row, variant)
         if kind is RowKind.TORCH_ONLY:
             if row.action is Action.DELETE:
                 continue
@@ -560,8 +569,17 @@ def _paddle_arguments(
             positional.append(value)
             continue
         keywords += [ast.keyword(target, copy.deepcopy(value)) for target in targets]
-    keywords += _settings(record, state, bound, node.lineno)
+    keywords += _settings(record, state, passed or bound, node.lineno, variant)
     return positional, keywords
+
+
+def _targets(record: Record, row: ParamRow, variant: str) -> list[str]:
+    """The row's paddle names; the in-place variant gets the real parameter names, because
+    the torch-style names ``paddle_accepts`` lists are accepted by the API itself only."""
+    names = derived.paddle_names(row)
+    if variant != "inplace":
+        return names
+    return [record.paddle_accepts.get(name, name) for name in names]
 
 
 _CONVERTED = {RowKind.TYPE_DIFF, RowKind.USAGE_DIFF}
@@ -580,13 +598,15 @@ def _positional_only(record: Record, targets: list[str]) -> bool:
     return param is not None and param.kind is ParamKind.POSITIONAL_ONLY
 
 
-def _settings(record: Record, state: Derived, bound: Bound, line: int) -> list[ast.keyword]:
+def _settings(
+    record: Record, state: Derived, bound: Bound, line: int, variant: str = ""
+) -> list[ast.keyword]:
     """Paddle parameters set so that paddle behaves as torch: default_diff and paddle_value."""
     out: list[ast.keyword] = []
     for index, row in enumerate(record.params):
         kind = derived.row_kind(row)
         torch_side = derived.torch_names(row)
-        targets = derived.paddle_names(row)
+        targets = _targets(record, row, variant)
         value: ast.expr | None = None
         passed = any(name in bound.values for name in torch_side)
         if kind is RowKind.PADDLE_ONLY and row.paddle_value is not None:

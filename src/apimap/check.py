@@ -53,6 +53,10 @@ class CheckResult:
         """How many diagnostics of ``severity``."""
         return sum(1 for d in self.diagnostics if d.severity is severity)
 
+    def figures(self) -> dict[str, object]:
+        """What the run measured besides the diagnostics (for the JSON report)."""
+        return {"cached": self.cached}
+
 
 def relative_to_mappings(path: PurePath) -> PurePosixPath | None:
     """The part of ``path`` below its nearest ``mappings`` folder."""

@@ -41,6 +41,7 @@ def write_json(result: CheckResult, out: TextIO) -> None:
             "files": result.files,
             "errors": result.count(Severity.ERROR),
             "warnings": result.count(Severity.WARNING),
+            **result.figures(),
         },
     }
     out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")

@@ -70,3 +70,15 @@ def test_call_refuses_an_unknown_keyword() -> None:
 
 def test_call_cannot_tell_when_keywords_are_ignored() -> None:
     assert call_accepts(_ignoring, "input", "x", [], [0.5]) is None
+
+
+def test_a_tensor_method_is_called_on_a_tensor(paddle_side: object) -> None:
+    from apimap.verify.apis import _bound_method, _probe_values, _required
+    from apimap.verify.libraries import resolve
+    from apimap.verify.readers import read
+
+    method = resolve("paddle.Tensor.all")
+    required = _required(read(method))
+    # the unbound function fails for the missing tensor before any keyword is looked at
+    assert call_accepts(method.obj, "dim", "axis", required, _probe_values()) is None
+    assert call_accepts(_bound_method(method), "dim", "axis", required, _probe_values()) is True

@@ -68,6 +68,8 @@ def test_matrix_stamps_each_release_and_a_plain_run_keeps_them(
     result = run_module.run_verify([record.parent], workers=1, update=True, matrix=True)
     assert not result.diagnostics, result.diagnostics
     assert result.releases == ["9.0.0"] and result.differing == {"9.0.0": 0}
+    figures = result.figures()  # what `apimap verify --format json` reports
+    assert figures["records"] == 1 and figures["differing_by_release"] == {"9.0.0": 0}
     location = stamp_file(record)
     assert location is not None
     stamp = parse_stamp(location.read_bytes())

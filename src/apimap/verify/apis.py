@@ -148,13 +148,26 @@ def _resolve(api: str, where: Path, issues: list[Issue]) -> Resolved | None:
         return None
 
 
+def _bound_method(paddle: Resolved) -> Any:
+    """A ``paddle.Tensor`` method bound to a small tensor (calling the unbound function
+    fails for the missing tensor before any keyword is looked at); anything else as it is."""
+    import sys
+
+    library = sys.modules.get("paddle")
+    if library is None or not paddle.owner_is_class or paddle.owner is not library.Tensor:
+        return paddle.obj
+    name = paddle.api.rsplit(".", 1)[-1]
+    return getattr(library.to_tensor([0.5, 1.5]), name, paddle.obj)
+
+
 def _probe_values() -> list[Any]:
-    """A value that stops any call early, then a small tensor that C operators accept."""
+    """A value that stops any call early, then values C operators accept: a small tensor
+    and the integer 0 (an axis, a count)."""
     import sys
 
     paddle = sys.modules.get("paddle")
     tensor = [] if paddle is None else [paddle.to_tensor([0.5])]
-    return [Probe(), *tensor]
+    return [Probe(), *tensor, 0]
 
 
 def _required(actual: ApiSignatures | None) -> list[str]:
@@ -187,7 +200,8 @@ def _check_accepts(
                 continue
             detail = f"文档中 `{alias}` 是 `{documented[alias]}` 的别名 (docstring: alias of it)"
         else:
-            accepted = call_accepts(paddle.obj, alias, target, _required(actual), _probe_values())
+            function = _bound_method(paddle)
+            accepted = call_accepts(function, alias, target, _required(actual), _probe_values())
             if accepted:
                 continue
             detail = (

@@ -87,6 +87,20 @@ class VerifyResult(CheckResult):
     differing: dict[str, int] = field(default_factory=dict)
     """Older release -> how many records do not hold there as written."""
 
+    def figures(self) -> dict[str, object]:
+        """The run's figures for the JSON report."""
+        return {
+            "records": self.records,
+            "derived_calls": self.derived_calls,
+            "runs": self.runs,
+            "probes": self.probes,
+            "not_executed": list(self.not_executed),
+            "unacknowledged": self.unacknowledged,
+            "seconds": round(self.seconds, 1),
+            "environments": self.environments,
+            "differing_by_release": self.differing,
+        }
+
 
 @dataclass(frozen=True)
 class LoadedRecord:
