@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from apimap.cli import main
 from apimap.corpus import Entry, load_entries
 from apimap.export import EXPORT_SCHEMA_PATH, export_document, export_schema_text, export_text
-from apimap.model import Record
+from apimap.model import ParamRow, Record
 from apimap.stamps import Proven, Stamp
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,7 +105,7 @@ def test_an_api_entry_holds_what_a_converter_needs() -> None:
         ],
         "paddle_signatures": ["paddle.nn.functional.softmax(x, axis=-1, dtype=None, name=None)"],
         "renames": {"input": ["x"], "dim": ["axis"]},
-        "torch_only": [{"param": "_stacklevel", "action": "delete"}],
+        "torch_only": [{"param": "_stacklevel", "action": "delete", "conditional": []}],
         "paddle_only": [{"param": "out", "setting": "Paddle 不设置", "value": None}],
         "inject_defaults": {"axis": "None"},
         "default_settings": [],
@@ -115,6 +115,7 @@ def test_an_api_entry_holds_what_a_converter_needs() -> None:
                 "paddle": ["dtype"],
                 "kind": "usage_diff",
                 "action": "rewrite",
+                "conditional": [],
                 "diff": "不同",
                 "convert": "value",
             }
@@ -132,6 +133,30 @@ def test_an_api_entry_holds_what_a_converter_needs() -> None:
             "paddle_releases": None,
         },
     }
+
+
+def test_a_conditional_action_is_exported_per_condition() -> None:
+    row = {
+        "torch": "non_blocking",
+        "kind": "torch_only",
+        "desc": "是否异步拷贝",
+        "actions": [
+            {"when": "源与目标设备相同", "action": "delete"},
+            {"when": "设备不同", "action": "none"},
+        ],
+    }
+    record = SVD.model_copy(update={"params": [*SVD.params, ParamRow.model_validate(row)]})
+    exported = export_document([entry(record)]).apis["torch.linalg.svd"]
+    assert [p.model_dump(mode="json") for p in exported.torch_only] == [
+        {
+            "param": "non_blocking",
+            "action": None,
+            "conditional": [
+                {"when": "源与目标设备相同", "action": "delete"},
+                {"when": "设备不同", "action": "none"},
+            ],
+        }
+    ]
 
 
 def test_defaults_to_inject_come_from_the_torch_signature() -> None:
@@ -176,7 +201,7 @@ def test_export_of_the_test_corpus_follows_its_json_schema() -> None:
     schema = json.loads(export_schema_text())
     Draft202012Validator.check_schema(schema)
     assert sorted(str(e.message) for e in Draft202012Validator(schema).iter_errors(document)) == []
-    assert document["schema_version"] == "2.1"
+    assert document["schema_version"] == "2.2"
     broken = dict(document, schema_version="1.0")
     assert list(Draft202012Validator(schema).iter_errors(broken))
 

@@ -87,6 +87,29 @@ def test_remark_phrases(fields: dict[str, Any], expected: str) -> None:
     assert wording.remark(record(), row(**fields)) == expected
 
 
+def test_a_remark_without_meaning_is_the_phrase_alone() -> None:
+    rename = row(torch="eps", paddle="epsilon", kind="rename")
+    torch_only = row(torch="affine", kind="torch_only", action="rewrite")
+    assert wording.remark(record(), rename) == "仅参数名不一致。"
+    assert wording.remark(record(), torch_only) == "Paddle 无此参数，需要转写。"
+
+
+def test_a_conditional_action_is_one_clause_per_condition() -> None:
+    conditional = row(
+        torch="momentum",
+        kind="usage_diff",
+        desc="动量",
+        diff="两者定义相反",
+        actions=[
+            {"when": "取 0 到 1 之间", "action": "rewrite"},
+            {"when": "为 None", "action": "none"},
+        ],
+    )
+    assert wording.remark(record(), conditional) == (
+        "动量，两者定义相反，取 0 到 1 之间时需要转写，为 None 时暂无转写方式。"
+    )
+
+
 def test_default_diff_reads_both_signatures() -> None:
     rec = record()
     momentum = row(torch="momentum", paddle="momentum", kind="default_diff", desc="动量")
@@ -107,7 +130,9 @@ def test_default_diff_resolves_paddle_aliases_and_keeps_the_setting() -> None:
 def test_default_diff_without_a_default_says_so() -> None:
     rec = record()
     first = row(torch="input", paddle="x", kind="default_diff", desc="输入")
-    assert "PyTorch 默认值为 无默认值" in wording.remark(rec, first)
+    assert wording.remark(rec, first) == (
+        "输入，PyTorch 无默认值，Paddle 无默认值，Paddle 需设置为与 PyTorch 一致。"
+    )
 
 
 def test_return_rows_show_the_return_label_on_both_sides() -> None:

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apimap.categories import Category, RowKind, computed_category
+from apimap.categories import Action, Category, RowKind, computed_category
 from apimap.links import default_paddle_url, default_torch_url
 from apimap.location import Path
-from apimap.model import Execution, ParamRow, Record, TextRole
+from apimap.model import Case, Execution, ParamRow, Record, TextRole
 from apimap.signature import Param, Signature, SignatureError, parse_signature
 
 
@@ -58,6 +58,19 @@ def row_kind(row: ParamRow) -> RowKind:
     return RowKind.RENAME
 
 
+def is_class_member(api: str) -> bool:
+    """``torch.Tensor.outer``, ``torch.nn.Module.train``: a member of a class (by its name)."""
+    parts = api.split(".")
+    return len(parts) >= 3 and parts[-2][:1].isupper()
+
+
+def row_actions(row: ParamRow) -> list[Action]:
+    """Every action a row names: its ``action``, or those of its conditional ``actions``."""
+    if row.actions:
+        return [entry.action for entry in row.actions]
+    return [row.action] if row.action is not None else []
+
+
 def category(record: Record) -> Category:
     """The declared category, or the one the rows imply when it is left out."""
     if record.category is not None:
@@ -83,17 +96,26 @@ def row_for(record: Record, torch_param: str) -> ParamRow | None:
 
 
 def executions(record: Record) -> list[tuple[Path, Execution]]:
-    """Every piece of code verify runs: calls, example cases and note examples, with paths."""
+    """Every piece of code verify runs: calls, example cases and note examples, with paths.
+
+    A case with one side only (imported so from a legacy page, reported by AM237) cannot run.
+    """
     found: list[tuple[Path, Execution]] = [
         (("calls", index), call) for index, call in enumerate(record.calls)
     ]
     for index, example in enumerate(record.examples):
         for case_index, case in enumerate(example.cases):
-            found.append((("examples", index, "cases", case_index), case))
+            if is_complete(case):
+                found.append((("examples", index, "cases", case_index), case))
     for index, note in enumerate(record.notes):
-        if note.example is not None:
+        if note.example is not None and is_complete(note.example):
             found.append((("notes", index, "example"), note.example))
     return found
+
+
+def is_complete(case: Case) -> bool:
+    """The case has both its PyTorch and its Paddle code."""
+    return case.torch is not None and case.paddle is not None
 
 
 def texts(record: Record) -> list[tuple[Path, TextRole, str]]:

@@ -30,7 +30,7 @@ from apimap.model import ParamRow, Record
 from apimap.releases import measured
 from apimap.stamps import Stamp
 
-SCHEMA_VERSION: Final = "2.1"
+SCHEMA_VERSION: Final = "2.2"
 EXPORT_SCHEMA_PATH = "schema/export.schema.json"
 EXPORT_SCHEMA_ID = "https://apimap.invalid/schema/export.schema.json"
 
@@ -52,12 +52,21 @@ class CategoryInfo(_Model):
     """规范中的大类 1–7 / the specification's category number."""
 
 
+class ConditionalActionInfo(_Model):
+    """某个条件下的处理方式 / what to do under one condition."""
+
+    when: str
+    action: Action
+
+
 class TorchOnlyParam(_Model):
     """Paddle 没有的 PyTorch 参数 / a torch parameter paddle lacks."""
 
     param: str
     action: Action | None
-    """rewrite 需要转写, none 暂无转写方式, delete 可直接删除; null: not stated."""
+    """rewrite 需要转写, none 暂无转写方式, delete 可直接删除; null: not stated, or conditional."""
+    conditional: list[ConditionalActionInfo]
+    """处理方式取决于条件时，每个条件一项 / one entry per condition when what to do depends on one."""
 
 
 class PaddleOnlyParam(_Model):
@@ -85,6 +94,7 @@ class Difference(_Model):
     paddle: list[str]
     kind: RowKind
     action: Action | None
+    conditional: list[ConditionalActionInfo]
     diff: str | None
     convert: str | None
     """把 PyTorch 实参 `value` 转为 Paddle 实参的表达式 / converts the torch argument ``value``."""
@@ -160,7 +170,7 @@ class ExportedApi(_Model):
 class ExportDocument(_Model):
     """apimap 知识库导出 / the apimap knowledge base export."""
 
-    schema_version: Literal["2.1"]
+    schema_version: Literal["2.2"]
     apis: dict[str, ExportedApi]
     """PyTorch API 全称 → 映射 / torch API -> mapping."""
     aliases: dict[str, str]
@@ -175,6 +185,10 @@ def default_injection(record: Record, row: ParamRow) -> tuple[str, str] | None:
         return None
     value = row.paddle_value or derived.row_defaults(record, row).torch
     return None if value is None else (paddle_side[0], value)
+
+
+def _conditional(row: ParamRow) -> list[ConditionalActionInfo]:
+    return [ConditionalActionInfo(when=entry.when, action=entry.action) for entry in row.actions]
 
 
 def _verification(stamp: Stamp | None) -> Verification | None:
@@ -222,7 +236,7 @@ def exported_api(entry: Entry) -> ExportedApi:
             and derived.paddle_names(row) != derived.torch_names(row)
         },
         torch_only=[
-            TorchOnlyParam(param=name, action=row.action)
+            TorchOnlyParam(param=name, action=row.action, conditional=_conditional(row))
             for row, kind in zip(rows, kinds, strict=True)
             if kind is RowKind.TORCH_ONLY
             for name in derived.torch_names(row)
@@ -249,6 +263,7 @@ def exported_api(entry: Entry) -> ExportedApi:
                 paddle=derived.paddle_names(row),
                 kind=kind,
                 action=row.action,
+                conditional=_conditional(row),
                 diff=row.diff,
                 convert=row.convert,
             )

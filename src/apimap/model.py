@@ -63,6 +63,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
+class ConditionalAction(_Strict):
+    """某个条件下的处理方式 / what to do under one condition."""
+
+    when: Inline
+    """条件，备注中写作「条件时」，如 `两侧设备相同` / the condition (the remark adds 时)."""
+
+    action: Action
+    """该条件下的处理方式 / what to do then."""
+
+
 class ParamRow(_Strict):
     """参数映射表的一行 / One row of the parameter mapping table."""
 
@@ -80,8 +90,10 @@ class ParamRow(_Strict):
     paddle_only PyTorch 无此参数, default_diff 默认值不一致, torch_only Paddle 无此参数,
     type_diff 输入类型不一致, usage_diff 输入用法不一致, return_diff 返回类型不一致."""
 
-    desc: Inline
-    """参数含义，不以标点结尾 / what the parameter means, without final punctuation."""
+    desc: Inline | None = None
+    """参数含义，不以标点结尾；备注只有固定短语时省略
+    / what the parameter means, without final punctuation; omitted when the remark is only
+    the fixed phrase."""
 
     diff: Inline | None = None
     """不一致之处（type_diff/usage_diff/return_diff 必填）/ how usage differs."""
@@ -102,6 +114,10 @@ class ParamRow(_Strict):
     action: Action | None = None
     """torch_only 与不一致行的处理方式 / what to do: rewrite 需要转写, none 暂无转写方式,
     delete 可直接删除."""
+
+    actions: list[ConditionalAction] = Field(default_factory=list)
+    """处理方式取决于条件时代替 action，按顺序写出每个条件，如「相同时需要转写，不同时暂无转写方式」
+    / instead of action when what to do depends on a condition: one entry per condition."""
 
     note: Sentence | None = None
     """附加说明，完整句子并以 。 结尾 / an extra explanation, a full sentence ending in 。."""
@@ -165,11 +181,12 @@ class _CaseCode(_Strict):
     when: Inline | None = None
     """适用条件，如 `affine=False 时` / the condition this case covers."""
 
-    torch: Code
-    """PyTorch 写法 / the PyTorch code."""
+    torch: Code | None = None
+    """PyTorch 写法；省略只在导入只有一侧代码的旧页面时出现（AM237 报告）
+    / the PyTorch code; missing only in a case imported with one side (AM237 reports it)."""
 
-    paddle: Code
-    """Paddle 写法 / the equivalent Paddle code."""
+    paddle: Code | None = None
+    """Paddle 写法；省略同上 / the equivalent Paddle code; missing only as above."""
 
 
 class Case(Execution, _CaseCode):
@@ -238,6 +255,41 @@ class Missing(_Strict):
 
     considered: list[Considered] = Field(default_factory=list)
     """名称相近但不能对应的 Paddle API / similar paddle APIs and why they do not map."""
+
+
+ImportCode = Annotated[str, StringConstraints(pattern=r"^IM[0-9]{3}$")]
+"""A code of ``apimap import``'s report, such as ``IM301``."""
+
+
+class ImportFinding(_Strict):
+    """导入时发现的原页面问题，处理后删除 / a problem of the source page found on import;
+    delete it once a person has dealt with it."""
+
+    line: int = Field(ge=1)
+    """原页面中的行号 / the line in the source page."""
+
+    code: ImportCode
+    """`apimap import` 的诊断代码，如 `IM301` / the import report's code."""
+
+    detail: Text | None = None
+    """具体说明 / what exactly."""
+
+    text: Text | None = None
+    """原文：记录中没有位置的文字，或导入时改写了的文字
+    / the source text: text the record has no place for, or text the import rewrote."""
+
+
+class Imported(_Strict):
+    """导入的来源与尚待处理的问题；处理完后删除整个字段
+    / where an imported record came from and what is left to review; delete it when done."""
+
+    source: Text
+    """导入的页面 / the page the record was imported from."""
+
+    findings: list[ImportFinding] = Field(min_length=1)
+    """原页面违反规范之处（导入时已规范化）与记录无法容纳的原文，`apimap check` 逐条报告
+    / the page's violations the import normalised and the text the record cannot hold;
+    ``apimap check`` reports each."""
 
 
 class InplaceVariant(_Strict):
@@ -324,6 +376,10 @@ class Record(_Strict):
 
     missing: Missing | None = None
     """功能缺失的原因（仅功能缺失）/ why paddle has no counterpart (category missing only)."""
+
+    imported: Imported | None = None
+    """从旧页面导入时发现、尚待人工处理的问题 / problems found when importing a legacy page,
+    until a person has dealt with them."""
 
     @property
     def torch_overloads(self) -> list[str]:

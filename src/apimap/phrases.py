@@ -25,6 +25,31 @@ CATEGORY_LABELS = {
 }
 """Category value -> the name the specification gives it."""
 
+UPSTREAM_CATEGORY_LABELS = {
+    "no_params": "API 完全一致",
+    "identical": "API 完全一致",
+    "names_differ": "仅参数名不一致",
+    "paddle_more": "paddle 参数更多",
+    "defaults_differ": "参数默认值不一致",
+    "torch_more": "torch 参数更多",
+    "input_type_diff": "输入参数类型不一致",
+    "input_usage_diff": "输入参数用法不一致",
+    "return_type_diff": "返回参数类型不一致",
+    "composite": "组合替代实现",
+    "context_change": "涉及上下文修改",
+    "other_package": "对应 API 不在主框架",
+    "missing": "功能缺失",
+}
+"""Category value -> the name the upstream documentation repository's pages use today (its
+category list merged 无参数 and 参数完全一致 into API 完全一致; the rows tell them apart)."""
+
+TEMPLATE_CATEGORY_NAMES = {"仅 paddle 参数更多": "paddle_more"}
+"""Titles the specification's own templates use besides the names in its list."""
+
+DELETABLE_LABEL = "可删除"
+"""A category of newer upstream pages that the specification does not have (the torch call
+can simply be removed)."""
+
 GROUP_NAMES = {
     1: "API 完全一致",
     2: "torch 参数更多",
@@ -78,7 +103,11 @@ MATCH_TORCH = "Paddle 需设置为与 PyTorch 一致"
 SET_TO = "Paddle 需设置为 {value}"
 TORCH_DEFAULT = "PyTorch 默认值为 {value}"
 PADDLE_DEFAULT = "Paddle 默认值为 {value}"
+TORCH_NO_DEFAULT = "PyTorch 无默认值"
+PADDLE_NO_DEFAULT = "Paddle 无默认值"
 NO_DEFAULT = "无默认值"
+CONDITIONAL_ACTION = "{when}时{phrase}"
+"""One clause of a remark whose action depends on a condition (相同时需要转写)."""
 RETURN_LABEL = "返回值"
 """What the table shows in both columns of a return_diff row."""
 

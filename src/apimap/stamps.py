@@ -53,6 +53,10 @@ PROSE = frozenset({TextRole.NAME, TextRole.INLINE, TextRole.SENTENCE, TextRole.S
 """Text roles verification proves nothing about."""
 
 
+NOT_FACTS = frozenset({"imported"})
+"""Fields that say nothing verification proves: what an import found on the source page."""
+
+
 def facts(data: Any, model: type[BaseModel] = Record) -> Any:
     """``data`` without the values of prose fields, read along the record model."""
     if not isinstance(data, dict):
@@ -60,7 +64,7 @@ def facts(data: Any, model: type[BaseModel] = Record) -> Any:
     roles, nested = fields_of(model)
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if roles.get(key) in PROSE and isinstance(value, str):
+        if (roles.get(key) in PROSE and isinstance(value, str)) or key in NOT_FACTS:
             continue
         inner = nested.get(key) if isinstance(key, str) else None
         if inner is None:

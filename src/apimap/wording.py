@@ -23,25 +23,32 @@ def _setting(row: ParamRow, fallback: str) -> str:
     return fallback
 
 
+def _default(template: str, absent: str, default: str | None) -> str:
+    """``PyTorch 默认值为 `0.1``` or, without a default, ``PyTorch 无默认值``."""
+    return absent if default is None else template.format(value=shown(default))
+
+
 def remark(record: Record, row: ParamRow) -> str:
-    """The 备注 cell of a row: the contributor's meaning plus the fixed phrase."""
+    """The 备注 cell of a row: the contributor's meaning (if any) plus the fixed phrase."""
     kind = derived.row_kind(row)
-    if kind is RowKind.SAME:
-        text = f"{row.desc}。"
-    elif kind is RowKind.RENAME:
-        text = f"{row.desc}，{phrases.RENAMED}。"
+    parts: list[str | None] = [row.desc]
+    if kind is RowKind.RENAME:
+        parts.append(phrases.RENAMED)
     elif kind is RowKind.PADDLE_ONLY:
-        text = f"{row.desc}，{phrases.TORCH_LACKS}，{_setting(row, phrases.KEEP_DEFAULT)}。"
+        parts += [phrases.TORCH_LACKS, _setting(row, phrases.KEEP_DEFAULT)]
     elif kind is RowKind.DEFAULT_DIFF:
         defaults = derived.row_defaults(record, row)
-        torch_default = phrases.TORCH_DEFAULT.format(value=shown(defaults.torch))
-        paddle_default = phrases.PADDLE_DEFAULT.format(value=shown(defaults.paddle))
-        setting = _setting(row, phrases.MATCH_TORCH)
-        text = f"{row.desc}，{torch_default}，{paddle_default}，{setting}。"
+        parts += [
+            _default(phrases.TORCH_DEFAULT, phrases.TORCH_NO_DEFAULT, defaults.torch),
+            _default(phrases.PADDLE_DEFAULT, phrases.PADDLE_NO_DEFAULT, defaults.paddle),
+            _setting(row, phrases.MATCH_TORCH),
+        ]
     elif kind is RowKind.TORCH_ONLY:
-        text = f"{row.desc}，{phrases.PADDLE_LACKS}，{action(row).phrase}。"
-    else:
-        text = f"{row.desc}，{row.diff}，{action(row).phrase}。"
+        parts += [phrases.PADDLE_LACKS, action_phrase(row)]
+    elif kind is not RowKind.SAME:
+        parts += [row.diff, action_phrase(row)]
+    written = [part for part in parts if part]
+    text = "，".join(written) + "。" if written else ""
     if row.note:
         text += row.note
     return text
@@ -50,6 +57,22 @@ def remark(record: Record, row: ParamRow) -> str:
 def action(row: ParamRow) -> Action:
     """The row's action; rows without one are reported by AM216 and read as 暂无转写方式."""
     return row.action or Action.NONE
+
+
+def action_phrase(row: ParamRow) -> str:
+    """What to do: the action's phrase, or one ``条件时…`` clause per conditional action."""
+    if row.actions:
+        return "，".join(
+            phrases.CONDITIONAL_ACTION.format(when=_spaced(entry.when), phrase=entry.action.phrase)
+            for entry in row.actions
+        )
+    return action(row).phrase
+
+
+def _spaced(text: str) -> str:
+    """A space between ASCII text (``None``, a code span) and the Chinese that follows."""
+    last = text[-1:]
+    return f"{text} " if last == "`" or (last.isascii() and last.isalnum()) else text
 
 
 def table_names(row: ParamRow) -> tuple[str, str]:
@@ -113,9 +136,10 @@ def example_heading(record: Record, example: Example) -> str | None:
         return phrases.HEADING.format(param=example.param, purpose=purpose)
     returns = next((r for r in record.params if derived.row_kind(r) is RowKind.RETURN_DIFF), None)
     if returns is not None:
-        return phrases.HEADING.format(
-            param=phrases.RETURN_LABEL, purpose=example.purpose or returns.desc
-        )
+        purpose = example.purpose or returns.desc
+        if purpose is None:
+            return phrases.RETURN_LABEL
+        return phrases.HEADING.format(param=phrases.RETURN_LABEL, purpose=purpose)
     return example.purpose
 
 
@@ -124,7 +148,7 @@ def says_no_rewrite(record: Record) -> bool:
     return (
         2 <= derived.category(record).group <= 5
         and not record.examples
-        and any(row.action is Action.NONE for row in record.params)
+        and any(Action.NONE in derived.row_actions(row) for row in record.params)
     )
 
 

@@ -18,7 +18,6 @@ from apimap.corpus import load_entries
 from apimap.importer.record_data import record_fields
 from apimap.importer.report import summary, write_text
 from apimap.importer.run import Kind, Outcome, run_import
-from apimap.importer.writer import KEPT_HEADER
 from apimap.model import Record
 from apimap.paths import record_path
 from apimap.render.site import SiteSources, render_site
@@ -107,13 +106,16 @@ def test_written_records_are_canonical_and_load_back(tmp_path: Path) -> None:
         assert not codes & {"AM250", "AM255", "AM301"}, relpath
 
 
-def test_losses_are_kept_in_the_record_file(tmp_path: Path) -> None:
+def test_the_record_carries_what_the_import_found_until_cleared(tmp_path: Path) -> None:
     out = tmp_path / "mappings"
     run_import([PAGES / "prose_in_code.md"], out)
-    text = (out / record_path("torch.nn.functional.elu")).read_text(encoding="utf-8")
-    assert KEPT_HEADER in text
-    assert "#   这里 x 会被原地修改" in text
-    assert f"# 来源 (source): {PAGES / 'prose_in_code.md'}" in text
+    record = _record(out / record_path("torch.nn.functional.elu"))
+    assert record.imported is not None
+    assert record.imported.source == str(PAGES / "prose_in_code.md")
+    assert [(f.line, f.code, f.text) for f in record.imported.findings] == [
+        (30, "IM106", "以下两段代码等价"),
+        (33, "IM106", "这里 x 会被原地修改"),
+    ]
 
 
 def test_existing_records_are_not_overwritten_without_force(tmp_path: Path) -> None:

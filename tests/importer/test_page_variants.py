@@ -6,6 +6,7 @@ import pytest
 from import_support import FIXTURES
 
 from apimap.categories import Category, RowKind
+from apimap.importer.findings import with_findings
 from apimap.importer.page import read_page
 from apimap.importer.writer import record_text
 from apimap.model import Record
@@ -56,10 +57,6 @@ SAME_RECORD: dict[str, tuple[str, list[tuple[str, str]]]] = {
         "03_names_differ",
         [("### [torch.dist]", "## [torch.dist]"), ("### [paddle.dist]", "## [paddle.dist]")],
     ),
-    "font-wrapped-names": (
-        "03_names_differ",
-        [("| input | x |", "| <font color='red'>input</font> | <font color=red>x</font> |")],
-    ),
     "code-marked-names": ("03_names_differ", [("| other | y |", "| `other` | `y` |")]),
     "header-pytorch-lower": (
         "03_names_differ",
@@ -69,7 +66,6 @@ SAME_RECORD: dict[str, tuple[str, list[tuple[str, str]]]] = {
         "12_other_package",
         [("| PyTorch | PaddlePaddle | 备注 |", "| torch | visualdl | 备注 |")],
     ),
-    "ascii-punctuation": ("03_names_differ", DIST_REMARKS),
     "signature-split-over-lines": (
         "03_names_differ",
         [
@@ -97,29 +93,6 @@ SAME_RECORD: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "code-marked-example-heading": (
         "06_torch_more",
         [("#### inplace：原地修改输入", "#### `inplace`：原地修改输入")],
-    ),
-    "pytorch-spelling-and-lookalike": (
-        "06_torch_more",
-        [
-            ("PyTorch 相比 Paddle", "Pytorch 相比 PaddlePaddle"),
-            ("Paddle 无此参数，需要转写", "PaddlePaddle ⽆此参数，需要转写"),
-        ],
-    ),
-    "legacy-code-markers": (
-        "06_torch_more",
-        [("# PyTorch 写法", "# torch ⽤法"), ("# Paddle 写法", "# paddle 用法：")],
-    ),
-    "keep-default-spelled-loosely": (
-        "04_paddle_more",
-        [("PyTorch 无此参数，Paddle 保持默认即可。", "Pytorch 无此参数, Paddle 保持默认即可")],
-    ),
-    "composite-lead-paddlepaddle": (
-        "10_composite",
-        [("Paddle 目前无对应 API，可使用", "PaddlePaddle 目前无对应 API,可使用")],
-    ),
-    "context-change-ascii-colon": (
-        "11_context_change",
-        [("[ 用法不同：涉及上下文修改 ]", "[ 用法不同:涉及上下文修改 ]")],
     ),
     "site-layout": (
         "01_no_params",
@@ -149,37 +122,96 @@ def test_variation_imports_to_the_clean_record(name: str) -> None:
     assert result.record == _clean(stem)
 
 
-LEGACY_CATEGORIES: dict[str, tuple[str, str, str, Category]] = {
-    "仅 paddle 参数更多": (
-        "04_paddle_more",
-        "paddle 参数更多",
-        "仅 paddle 参数更多",
-        Category.PADDLE_MORE,
+REPORTED: dict[str, tuple[str, list[tuple[str, str]], list[tuple[int, str, str]]]] = {
+    "font-wrapped-names": (
+        "03_names_differ",
+        [("| input | x |", "| <font color='red'>input</font> | <font color=red>x</font> |")],
+        [(21, "IM305", "`<font color='red'>` `</font>` `<font color=red>`")],
     ),
+    "ascii-punctuation": (
+        "03_names_differ",
+        DIST_REMARKS,
+        [
+            (15, "IM302", "`,` `:`"),
+            (21, "IM302", "`,` `.`"),
+            (22, "IM301", ""),
+            (22, "IM302", "`,`"),
+            (23, "IM302", "`.`"),
+        ],
+    ),
+    "pytorch-spelling-and-lookalike": (
+        "06_torch_more",
+        [
+            ("PyTorch 相比 Paddle", "Pytorch 相比 PaddlePaddle"),
+            ("Paddle 无此参数，需要转写", "PaddlePaddle ⽆此参数，需要转写"),
+        ],
+        [(15, "IM303", "`Pytorch`"), (23, "IM304", "`⽆` U+2F46（无）")],
+    ),
+    "legacy-code-markers": (
+        "06_torch_more",
+        [("# PyTorch 写法", "# torch ⽤法"), ("# Paddle 写法", "# paddle 用法：")],
+        [(30, "IM304", "`⽤` U+2F64（用）")],
+    ),
+    "keep-default-spelled-loosely": (
+        "04_paddle_more",
+        [("PyTorch 无此参数，Paddle 保持默认即可。", "Pytorch 无此参数, Paddle 保持默认即可")],
+        [(22, "IM301", ""), (22, "IM302", "`,`"), (22, "IM303", "`Pytorch`")],
+    ),
+    "composite-lead-paddlepaddle": (
+        "10_composite",
+        [("Paddle 目前无对应 API，可使用", "PaddlePaddle 目前无对应 API,可使用")],
+        [(11, "IM302", "`,`")],
+    ),
+    "context-change-ascii-colon": (
+        "11_context_change",
+        [("[ 用法不同：涉及上下文修改 ]", "[ 用法不同:涉及上下文修改 ]")],
+        [(1, "IM302", "`:`")],
+    ),
+}
+"""Variations that break the specification: they import to the clean record, and what the
+importer normalised is reported (line, code, detail)."""
+
+
+@pytest.mark.parametrize("name", sorted(REPORTED))
+def test_a_normalised_violation_is_reported_not_hidden(name: str) -> None:
+    stem, replacements, expected = REPORTED[name]
+    result = read_page(_replaced(stem, replacements))
+    assert [(p.line, p.code, p.detail) for p in result.problems] == expected
+    assert result.record == _clean(stem)
+
+
+OTHER_NAMES: dict[str, tuple[str, str, str]] = {
+    "仅 paddle 参数更多": ("04_paddle_more", "paddle 参数更多", "仅 paddle 参数更多"),
+    "参数不一致": ("08_input_usage_diff", "输入参数用法不一致", "参数不一致"),
+    "涉及上下文修改": ("11_context_change", "用法不同：涉及上下文修改", "涉及上下文修改"),
+    "API 完全一致": ("03_names_differ", "仅参数名不一致", "API 完全一致"),
+    "参数默认值不一致": ("05_defaults_differ", "仅参数默认值不一致", "参数默认值不一致"),
+}
+"""Names the specification's templates and group list use, or the upstream documentation uses
+today: not a violation."""
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_NAMES))
+def test_template_group_and_upstream_category_names_import_silently(name: str) -> None:
+    stem, label, other = OTHER_NAMES[name]
+    result = read_page(_replaced(stem, [(f"[ {label} ]", f"[ {other} ]")]))
+    assert result.problems == []
+    assert result.record == _clean(stem)
+
+
+LEGACY_CATEGORIES: dict[str, tuple[str, str, str, Category]] = {
     "参数用法不一致": (
         "08_input_usage_diff",
         "输入参数用法不一致",
         "参数用法不一致",
         Category.INPUT_USAGE_DIFF,
     ),
-    "参数不一致": (
-        "08_input_usage_diff",
-        "输入参数用法不一致",
-        "参数不一致",
-        Category.INPUT_USAGE_DIFF,
-    ),
-    "涉及上下文修改": (
-        "11_context_change",
-        "用法不同：涉及上下文修改",
-        "涉及上下文修改",
-        Category.CONTEXT_CHANGE,
-    ),
-    "API 完全一致": ("03_names_differ", "仅参数名不一致", "API 完全一致", Category.NAMES_DIFFER),
+    "组合实现": ("10_composite", "组合替代实现", "组合实现", Category.COMPOSITE),
 }
 
 
 @pytest.mark.parametrize("name", sorted(LEGACY_CATEGORIES))
-def test_legacy_category_names_are_replaced_and_noted(name: str) -> None:
+def test_legacy_category_names_are_replaced_and_reported(name: str) -> None:
     stem, label, legacy, expected = LEGACY_CATEGORIES[name]
     result = read_page(_replaced(stem, [(f"[ {label} ]", f"[ {legacy} ]")]))
     assert [(p.code, p.line, p.detail) for p in result.problems] == [
@@ -262,7 +294,7 @@ def test_legacy_default_remark_is_split_and_checked_against_the_signatures() -> 
         ],
     )
     result = read_page(text)
-    assert result.problems == []
+    assert [(p.line, p.code, p.detail) for p in result.problems] == [(22, "IM303", "`Pytorch`")]
     assert result.record is not None
     row = result.record.params[1]
     assert (row.kind, row.desc, row.setting) == (
@@ -301,21 +333,35 @@ def test_text_outside_the_known_parts_is_kept_with_its_line() -> None:
     assert result.record == _clean("03_names_differ")
 
 
-def test_a_fence_left_open_at_the_end_fails_the_page() -> None:
+def test_a_fence_left_open_at_the_end_is_closed_there_and_reported() -> None:
     text = _spec("06_torch_more").rstrip().removesuffix("```")
     result = read_page(text)
-    assert result.record is None
-    assert [(p.code, p.line) for p in result.problems] == [("IM004", 29)]
+    assert [(p.line, p.code, p.detail) for p in result.problems] == [
+        (29, "IM306", "在页面末尾闭合 (closed at the end of the page)")
+    ]
+    assert result.record == _clean("06_torch_more")
+
+
+def test_a_fence_left_open_before_the_next_block_is_closed_before_it() -> None:
+    text = _spec("06_torch_more").replace(
+        "paddle.nn.functional.leaky_relu(x, negative_slope=0.01, name=None)\n```",
+        "paddle.nn.functional.leaky_relu(x, negative_slope=0.01, name=None)",
+    )
+    result = read_page(text)
+    assert [(p.line, p.code, p.detail) for p in result.problems] == [
+        (11, "IM306", "在第 13 行之前闭合 (closed before line 13)")
+    ]
+    assert result.record == _clean("06_torch_more")
 
 
 EXPECTED_PROBLEMS: dict[str, list[tuple[int, str]]] = {
-    "cases_in_one_block": [],
-    "legacy_template9": [(23, "IM202"), (24, "IM202")],
+    "cases_in_one_block": [(21, "IM302"), (21, "IM303"), (27, "IM302"), (28, "IM302")],
+    "legacy_template9": [(24, "IM202"), (25, "IM304"), (30, "IM304"), (39, "IM304")],
     "no_table": [(17, "IM205"), (19, "IM101")],
     "no_title": [(1, "IM001")],
-    "prose_in_code": [(30, "IM106"), (33, "IM106")],
+    "prose_in_code": [(21, "IM305"), (30, "IM106"), (33, "IM106")],
     "two_columns": [(19, "IM005")],
-    "unclosed_fence": [(5, "IM004")],
+    "unclosed_fence": [(5, "IM306")],
 }
 
 
@@ -328,9 +374,8 @@ def test_page_fixture_gives_the_expected_problems_and_record(name: str) -> None:
     if result.record is None:
         assert not expected.exists()
         return
-    assert record_text(result.record, page.name, result.problems) == expected.read_text(
-        encoding="utf-8"
-    )
+    record = with_findings(result.record, page.name, result.problems)
+    assert record_text(record) == expected.read_text(encoding="utf-8")
 
 
 def test_broken_input_never_raises() -> None:

@@ -4,6 +4,11 @@ Only what the mapping pages use is recognised: headings (with or without a
 space after the ``#`` marks), fenced code blocks, pipe tables, thematic breaks,
 a front-matter block at the very top, and paragraphs (everything else, lines
 joined). List items stay paragraph lines; the table importer reads them.
+
+A code block left open is closed where the page plainly goes on: before the
+next opening fence with a language (```` ```python ```` cannot close a block)
+or the next heading of level 2 or deeper, leaving out the blank and prose
+lines just before it. The block says where it was cut, for the report.
 """
 
 from __future__ import annotations
@@ -11,11 +16,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from apimap.importer.code import is_prose
+
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|(?=[\[`]))(.*?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*$")
 _BREAK = re.compile(r"^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _TABLE_LINE = re.compile(r"^ {0,3}\|")
 _OPENER_WITH_INFO = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*[A-Za-z]")
+_SUBHEADING = re.compile(r"^ {0,3}#{2,6}[ \t]+\S")
+"""A Markdown heading below the title: never a line of the pages' Python code."""
 _SEPARATOR_CELL = re.compile(r"^:?-+:?$")
 
 
@@ -30,23 +39,13 @@ class Heading:
 
 @dataclass(frozen=True)
 class Fence:
-    """A fenced code block; ``closed`` is false when the page ends inside it."""
+    """A fenced code block; ``cut_before`` is the line before which a block left open was
+    closed (``None`` for a closed block)."""
 
     line: int
     info: str
     code: str
-    closed: bool
-
-    @property
-    def unclosed(self) -> bool:
-        """Not closed, or closed only by a later block: it holds another opening fence.
-
-        A line such as ```` ```python ```` cannot close a block, so a block left
-        open swallows the text up to the next block's closing fence.
-        """
-        return not self.closed or any(
-            _OPENER_WITH_INFO.match(line) for line in self.code.split("\n")
-        )
+    cut_before: int | None = None
 
 
 @dataclass(frozen=True)
@@ -143,14 +142,18 @@ def _fence(lines: list[str], start: int, match: re.Match[str]) -> tuple[Fence, i
     body: list[str] = []
     index = start + 1
     while index < len(lines):
-        if closing.match(lines[index]):
-            code = "\n".join(body)
-            return Fence(start + 1, info, code, closed=True), index + 1
         line = lines[index]
+        if closing.match(line):
+            return Fence(start + 1, info, "\n".join(body)), index + 1
+        if _OPENER_WITH_INFO.match(line) or _SUBHEADING.match(line):
+            break
         removable = len(line) - len(line.lstrip(" "))
         body.append(line[min(indent, removable) :])
         index += 1
-    return Fence(start + 1, info, "\n".join(body), closed=False), index
+    while body and (not body[-1].strip() or is_prose(body[-1])):
+        body.pop()
+    end = start + 1 + len(body)
+    return Fence(start + 1, info, "\n".join(body), cut_before=end + 1), end
 
 
 def _table(lines: list[str], start: int) -> tuple[Table, int]:

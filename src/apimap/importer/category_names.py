@@ -1,4 +1,5 @@
-"""Category names as pages write them: current labels, group names and legacy names."""
+"""Category names as pages write them: the specification's labels, group and template names,
+the upstream documentation's current names, and legacy names (a violation, reported)."""
 
 from __future__ import annotations
 
@@ -6,25 +7,24 @@ import re
 from dataclasses import dataclass
 
 from apimap.categories import GROUP_NAMES, Category, RowKind, computed_category
+from apimap.phrases import TEMPLATE_CATEGORY_NAMES, UPSTREAM_CATEGORY_LABELS
 
 _IGNORED = re.compile(r"[\s:：,，、]+")
 
 LEGACY_NAMES = {
-    "仅 paddle 参数更多": Category.PADDLE_MORE,
     "参数用法不一致": Category.INPUT_USAGE_DIFF,
     "参数类型不一致": Category.INPUT_TYPE_DIFF,
     "返回值类型不一致": Category.RETURN_TYPE_DIFF,
-    "参数默认值不一致": Category.DEFAULTS_DIFFER,
-    "涉及上下文修改": Category.CONTEXT_CHANGE,
     "组合实现": Category.COMPOSITE,
 }
-"""Names older pages use for one current category."""
+"""Names older pages use for one current category: neither the specification's nor upstream's."""
 
 _GROUP_DEFAULTS = {1: Category.IDENTICAL, 3: Category.INPUT_USAGE_DIFF}
 """A group name says only the group; this sub-case is used when the rows do not decide."""
 
 
-def _key(name: str) -> str:
+def key(name: str) -> str:
+    """A name without spacing and punctuation, lower-cased: how names are compared."""
     return _IGNORED.sub("", name).lower()
 
 
@@ -47,16 +47,17 @@ class CategoryName:
 
 def _names() -> dict[str, CategoryName]:
     names: dict[str, CategoryName] = {}
+    for legacy, category in LEGACY_NAMES.items():
+        names[key(legacy)] = CategoryName(category, None, legacy=True)
+    current = {**TEMPLATE_CATEGORY_NAMES, **{v: k for k, v in UPSTREAM_CATEGORY_LABELS.items()}}
+    for name, value in current.items():
+        names[key(name)] = CategoryName(Category(value), None, legacy=False)
     for group, name in GROUP_NAMES.items():
         members = [c for c in Category if c.group == group]
-        if len(members) == 1:
-            names[_key(name)] = CategoryName(members[0], None, legacy=name != members[0].label)
-        else:
-            names[_key(name)] = CategoryName(None, group, legacy=True)
-    for legacy, category in LEGACY_NAMES.items():
-        names[_key(legacy)] = CategoryName(category, None, legacy=True)
+        single = members[0] if len(members) == 1 else None
+        names[key(name)] = CategoryName(single, None if single else group, legacy=False)
     for category in Category:
-        names[_key(category.label)] = CategoryName(category, None, legacy=False)
+        names[key(category.label)] = CategoryName(category, None, legacy=False)
     return names
 
 
@@ -65,4 +66,4 @@ _BY_KEY = _names()
 
 def category_name(text: str) -> CategoryName | None:
     """The category ``text`` names (spacing, punctuation and case ignored)."""
-    return _BY_KEY.get(_key(text))
+    return _BY_KEY.get(key(text))

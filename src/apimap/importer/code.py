@@ -1,8 +1,10 @@
 """Split a rewrite-example code block into cases: condition, PyTorch code, Paddle code.
 
 A block holds one or more cases. Each starts at a ``# PyTorch 写法`` marker
-(also ``# Pytorch 写法``, ``# torch 用法``, with look-alike radicals) and
-switches to Paddle at ``# Paddle 写法``. A text line ending in ``：`` right
+(also ``# Pytorch 写法``, ``# torch 用法``, a bare ``# PyTorch``, with look-alike
+radicals, which are reported) and switches to Paddle at ``# Paddle 写法``. A
+case may have one side only; a block without any marker is code for the
+Paddle side alone. A text line ending in ``：`` right
 before a PyTorch marker (``affine=False 时：``, with or without ``#``) is the
 next case's condition. Any other line of prose — Chinese text outside string
 literals and comments — is taken out of the code and reported.
@@ -18,9 +20,9 @@ from dataclasses import dataclass, field
 
 from apimap.importer.inline import has_cjk, without_lookalikes
 
-_TORCH_MARKER = re.compile(r"^#\s*(?:pytorch|torch)\s*的?\s*(?:写法|用法)\s*[:：]?\s*$", re.I)
+_TORCH_MARKER = re.compile(r"^#\s*(?:pytorch|torch)\s*(?:的?\s*(?:写法|用法))?\s*[:：]?\s*$", re.I)
 _PADDLE_MARKER = re.compile(
-    r"^#\s*(?:paddlepaddle|paddle|飞桨)\s*的?\s*(?:写法|用法)\s*[:：]?\s*$", re.I
+    r"^#\s*(?:paddlepaddle|paddle|飞桨)\s*(?:的?\s*(?:写法|用法))?\s*[:：]?\s*$", re.I
 )
 _CONDITION = re.compile(r"^(?:#\s*)?(?P<when>.*\S)\s*[:：]$")
 
@@ -44,6 +46,10 @@ class SplitBlock:
     """Lines of explanation inside the code."""
     stray: list[tuple[int, str]] = field(default_factory=list)
     """Code before the first marker, which belongs to neither side."""
+    lookalike_markers: list[tuple[int, str]] = field(default_factory=list)
+    """Marker lines read only once their look-alike radicals were replaced."""
+    unmarked: list[str] = field(default_factory=list)
+    """The code of a block without any marker (prose lines taken out)."""
 
 
 def _marker(line: str) -> str | None:
@@ -55,8 +61,8 @@ def _marker(line: str) -> str | None:
     return None
 
 
-def _is_prose(line: str) -> bool:
-    """Chinese text outside string literals and comments: Python code never has it."""
+def is_prose(line: str) -> bool:
+    """Chinese text outside string literals and comments: a line of Python code never has it."""
     text = line.strip()
     if not text or text.startswith("#") or not has_cjk(text):
         return False
@@ -87,6 +93,8 @@ def split_block(code: str, first_line: int) -> SplitBlock:
     for index, line in enumerate(lines):
         number = first_line + index
         marker = _marker(line)
+        if marker is not None and without_lookalikes(line) != line:
+            result.lookalike_markers.append((number, line.strip()))
         condition = _CONDITION.match(line.strip())
         if marker == "torch" or (marker == "paddle" and current is None):
             current = CodeCase(number, when)
@@ -103,7 +111,7 @@ def split_block(code: str, first_line: int) -> SplitBlock:
             side = "paddle"
         elif condition and has_cjk(line) and _next_marker(lines, index) == "torch":
             when = condition.group("when")
-        elif _is_prose(line):
+        elif is_prose(line):
             result.prose.append((number, line.strip()))
         elif current is not None and side is not None:
             target = current.torch if side == "torch" else current.paddle
@@ -111,6 +119,12 @@ def split_block(code: str, first_line: int) -> SplitBlock:
                 target.append(line)
         elif line.strip():
             result.stray.append((number, line.rstrip()))
+    if not result.cases:
+        prose = {number for number, _ in result.prose}
+        result.unmarked = [
+            line for index, line in enumerate(lines) if first_line + index not in prose
+        ]
+        result.stray = []
     return result
 
 

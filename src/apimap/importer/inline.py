@@ -55,6 +55,11 @@ def strip_tags(text: str) -> str:
     return _TAG.sub("", text)
 
 
+def tags(text: str) -> list[str]:
+    """The HTML tags in ``text`` (``<font color=red>``, ``</font>``), in order."""
+    return _TAG.findall(text)
+
+
 def has_cjk(text: str) -> bool:
     """Whether ``text`` contains Chinese characters or full-width forms."""
     return bool(_CJK.search(text))

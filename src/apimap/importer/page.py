@@ -21,10 +21,11 @@ from typing import Any
 import yaml
 
 from apimap import derived, phrases, wording
-from apimap.categories import Category, RowKind
-from apimap.importer import patterns
+from apimap.categories import ApiType, Category, RowKind
+from apimap.defaults import same_default_text
+from apimap.importer import deviations, patterns
 from apimap.importer.blocks import Block, Break, Fence, FrontMatter, Heading, Paragraph, Table, scan
-from apimap.importer.category_names import CategoryName, category_name
+from apimap.importer.category_names import CategoryName, category_name, key
 from apimap.importer.code import code_text, split_block
 from apimap.importer.inline import (
     Link,
@@ -35,15 +36,20 @@ from apimap.importer.inline import (
     plain_name,
     prose,
     strip_tags,
+    tags,
+    without_lookalikes,
 )
 from apimap.importer.problems import (
     BAD_API,
     BAD_TABLE,
+    DELETABLE,
+    HTML_TAG,
     LEGACY_CATEGORY,
     MERGED_SUMMARY,
     NO_PARAM_TABLE,
     NO_TITLE,
     PROSE_IN_CODE,
+    SIGNATURE_COMMENT,
     STATED_DEFAULTS,
     UNCLOSED_FENCE,
     UNKNOWN_CATEGORY,
@@ -71,7 +77,11 @@ _UNPROVEN = re.compile(r"^未经验证的部分\s*[：:]")
 _NAME_LINE = re.compile(r"^(?P<name>[^`（(]+?)\s*(?:[（(](?P<kind>[^）)]+)[）)])?$")
 _INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
 _LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
-_PARAM_NAME = re.compile(r"^\*{0,2}[A-Za-z_]\w*$")
+_PARAM_NAME = re.compile(r"^(?:参数\s*)?(?P<name>\*{0,2}[A-Za-z_]\w*)(?:\s*参数)?$")
+"""An example heading's parameter: ``out``, ``*size``, ``out 参数``."""
+_OVERLOAD_LABEL = re.compile(r"^#\s*(?:用法|重载|写法|签名)\s*[一二三四五六七八九十\d]*\s*[:：]?\s*$")
+"""A comment that only numbers the overloads of a signature block (``# 用法一：``)."""
+_STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
 _HEADING_SPLIT = re.compile(r"\s*[：:]\s*")
 _SECTIONS = {
     "参数映射": "params",
@@ -93,8 +103,8 @@ _REMARK_HEADER = "备注"
 class _Case:
     line: int
     when: str | None
-    torch: str
-    paddle: str
+    torch: str | None
+    paddle: str | None
 
 
 @dataclass
@@ -164,16 +174,50 @@ def _split_heading(text: str) -> tuple[str | None, str | None]:
     purpose = parts[1].strip() if len(parts) > 1 else None
     if name == phrases.RETURN_LABEL:
         return None, purpose or None
-    if _PARAM_NAME.match(name):
-        return name, purpose or None
+    param = _PARAM_NAME.match(name)
+    if param is not None:
+        return param.group("name"), purpose or None
     return None, flat or None
+
+
+def _side(lines: list[str] | None) -> str | None:
+    """One side's code, or ``None`` when the side is missing or holds no code."""
+    text = code_text(lines) if lines is not None else ""
+    return text or None
+
+
+def _signatures(fence: Fence) -> tuple[list[str], list[Problem]]:
+    """The signatures of a signature block: one per call (a block may hold overloads), each as
+    one line; comments are taken out (those that only number the overloads are dropped)."""
+    signatures: list[str] = []
+    problems: list[Problem] = []
+    current: list[str] = []
+    depth = 0
+    for offset, line in enumerate(fence.code.split("\n")):
+        text = line.strip()
+        if text.startswith("#"):
+            if not _OVERLOAD_LABEL.match(without_lookalikes(text)):
+                problems.append(Problem(SIGNATURE_COMMENT, fence.line + 1 + offset, kept=text))
+            continue
+        if not text:
+            continue
+        current.append(text)
+        code = _STRING.sub("", text)
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        if depth <= 0:
+            signatures.append(_signature("\n".join(current)))
+            current, depth = [], 0
+    if current:
+        signatures.append(_signature("\n".join(current)))
+    return signatures, problems
 
 
 class _PageReader:
     """Walks the blocks of one page and collects the record's parts."""
 
-    def __init__(self, blocks: list[Block]) -> None:
+    def __init__(self, blocks: list[Block], lines: int) -> None:
         self.blocks = blocks
+        self.lines = lines
         self.problems: list[Problem] = []
         self.state = "lead"
         self.api = ""
@@ -197,9 +241,14 @@ class _PageReader:
         self.problems.append(Problem(UNMAPPED_TEXT, block.line, detail, kept=_source(block)))
 
     def read(self) -> None:
-        unclosed = next((b for b in self.blocks if isinstance(b, Fence) and b.unclosed), None)
-        if unclosed is not None:
-            raise _Failed(Problem(UNCLOSED_FENCE, unclosed.line))
+        for block in self.blocks:
+            if isinstance(block, Fence) and block.cut_before is not None:
+                where = (
+                    "在页面末尾闭合 (closed at the end of the page)"
+                    if block.cut_before > self.lines
+                    else f"在第 {block.cut_before} 行之前闭合 (closed before line {block.cut_before})"
+                )
+                self.problems.append(Problem(UNCLOSED_FENCE, block.line, where))
         start = self._title()
         index = start
         while index < len(self.blocks):
@@ -234,15 +283,30 @@ class _PageReader:
             api = link_or_text(match.group("api")).label
             if not API_NAME.match(api):
                 raise _Failed(Problem(BAD_API, block.line, f"`{api}`"))
-            name = category_name(strip_tags(match.group("label")))
-            if name is None:
-                raise _Failed(Problem(UNKNOWN_CATEGORY, block.line, f"`{match.group('label')}`"))
-            self.api, self.name = api, name
+            self.api, self.name = api, self._category_name(match.group("label"))
             for earlier in self.blocks[:index]:
                 if not isinstance(earlier, FrontMatter):
                     self.lose(earlier)
             return index + 1
         raise _Failed(Problem(NO_TITLE, 1))
+
+    def _category_name(self, written: str) -> CategoryName:
+        """The title's category; what had to be normalised in it is reported."""
+        line = self.title_line
+        found = tags(written)
+        if found:
+            detail = " ".join(f"`{tag}`" for tag in found)
+            self.problems.append(Problem(HTML_TAG, line, detail, kept=written))
+        label = strip_tags(written).strip()
+        for deviation in deviations.in_fixed_text(label, names=False):
+            self.problems.append(Problem(deviation.reason, line, deviation.detail, kept=label))
+        if key(label) == key(phrases.DELETABLE_LABEL):
+            self.problems.append(Problem(DELETABLE, line, kept=label))
+            return CategoryName(Category.COMPOSITE, None, legacy=False)
+        name = category_name(label)
+        if name is None:
+            raise _Failed(Problem(UNKNOWN_CATEGORY, line, f"`{written}`"))
+        return name
 
     def _heading(self, heading: Heading) -> None:
         section = _section(heading)
@@ -254,6 +318,10 @@ class _PageReader:
             return
         if self.state == "examples":
             self._flush_when()
+            found = tags(heading.text)
+            if found:
+                detail = " ".join(f"`{tag}`" for tag in found)
+                self.problems.append(Problem(HTML_TAG, heading.line, detail, kept=heading.text))
             self.examples.append(_Example(heading.line, heading.text))
             return
         if self.state in ("lead", "torch") and self._side(heading):
@@ -288,8 +356,10 @@ class _PageReader:
         elif self.state == "examples":
             self._flush_when()
             when = _WHEN.match(text)
-            if patterns.is_phrase(text, phrases.NO_REWRITE):
+            no_rewrite = patterns.phrase_match(text, phrases.NO_REWRITE)
+            if no_rewrite is not None:
                 self.no_rewrite = paragraph
+                self.problems += _wording_problems(no_rewrite, paragraph.line)
             elif when is not None:
                 self.when = (paragraph.line, when.group("desc").strip())
             else:
@@ -330,10 +400,11 @@ class _PageReader:
     def _fence(self, fence: Fence) -> None:
         if self.state == "generated":
             return
-        if self.state == "torch":
-            self.torch_signatures.append(_signature(fence.code))
-        elif self.state == "paddle":
-            self.paddle_signatures.append(_signature(fence.code))
+        if self.state in ("torch", "paddle"):
+            signatures, problems = _signatures(fence)
+            self.problems += problems
+            target = self.torch_signatures if self.state == "torch" else self.paddle_signatures
+            target += signatures
         elif self.state in ("examples", "notes"):
             self._code(fence)
         else:
@@ -343,24 +414,27 @@ class _PageReader:
         split = split_block(fence.code, fence.line + 1)
         for line, text in split.prose:
             self.problems.append(Problem(PROSE_IN_CODE, line, kept=text))
-        for line, text in split.stray:
-            self.problems.append(Problem(UNSPLIT_CODE, line, kept=text))
+        for line, text in split.lookalike_markers:
+            found = deviations.lookalikes(text)
+            if found is not None:
+                self.problems.append(Problem(found.reason, line, found.detail, kept=text))
+        if split.stray:
+            text = "\n".join(line for _, line in split.stray)
+            self.problems.append(Problem(UNSPLIT_CODE, split.stray[0][0], kept=text))
         when = self.when[1] if self.when else None
         self.when = None
         cases: list[_Case] = []
         for case in split.cases:
-            if case.torch is None or case.paddle is None:
-                side = "torch" if case.torch is not None else "paddle"
-                kept = code_text(case.torch or case.paddle or [])
-                self.problems.append(
-                    Problem(UNSPLIT_CODE, case.line, f"只有 {side} 一侧 (one side only)", kept=kept)
-                )
-                continue
             case_when = case.when or (when if not cases else None)
-            cases.append(_Case(case.line, case_when, code_text(case.torch), code_text(case.paddle)))
-        if not split.cases and not split.stray and not split.prose:
-            self.problems.append(Problem(UNSPLIT_CODE, fence.line, kept=fence.code))
+            torch, paddle = _side(case.torch), _side(case.paddle)
+            if torch is not None or paddle is not None:
+                cases.append(_Case(case.line, case_when, torch, paddle))
+        unmarked = _side(split.unmarked)
+        if unmarked is not None:
+            cases.append(_Case(fence.line + 1, when, None, unmarked))
         if not cases:
+            if not split.stray and not split.prose:
+                self.problems.append(Problem(UNSPLIT_CODE, fence.line, kept=fence.code or None))
             return
         if self.state == "notes":
             self._note_case(fence, cases)
@@ -376,7 +450,8 @@ class _PageReader:
             return
         note.case = cases[0]
         for extra in cases[1:]:
-            kept = f"# PyTorch\n{extra.torch}# Paddle\n{extra.paddle}"
+            sides = [(phrases.TORCH_CODE, extra.torch), (phrases.PADDLE_CODE, extra.paddle)]
+            kept = "".join(f"{marker}\n{code}" for marker, code in sides if code is not None)
             self.problems.append(Problem(UNSPLIT_CODE, extra.line, "多余的示例", kept=kept))
 
     def _table(self, table: Table) -> None:
@@ -470,28 +545,45 @@ def _case_fields(case: _Case) -> dict[str, str]:
 def _decide_summary(
     record: Record, paragraphs: list[Paragraph]
 ) -> tuple[str | None, list[Problem]]:
-    """``None`` when the page says exactly what the renderer generates."""
+    """``None`` when the page says what the renderer generates (how its wording departs from
+    the specification's is reported)."""
     texts = [prose(p.text) for p in paragraphs]
+    problems: list[Problem] = []
     if record.category is Category.COMPOSITE:
-        kept = [
-            (p, t)
-            for p, t in zip(paragraphs, texts, strict=True)
-            if not patterns.is_phrase(t, phrases.COMPOSITE_LEAD)
-        ]
+        kept = []
+        for paragraph, text in zip(paragraphs, texts, strict=True):
+            lead = patterns.phrase_match(text, phrases.COMPOSITE_LEAD)
+            if lead is None:
+                kept.append((paragraph, text))
+            else:
+                problems += _wording_problems(lead, paragraph.line)
         paragraphs, texts = [p for p, _ in kept], [t for _, t in kept]
     else:
         generated = wording.summary(record)
-        if len(generated) == len(texts) and all(
-            patterns.is_phrase(text, expected)
-            for text, expected in zip(texts, generated, strict=True)
-        ):
-            return None, []
+        matches = [
+            patterns.phrase_match(text, expected)
+            for text, expected in zip(texts, generated, strict=False)
+        ]
+        if len(generated) == len(texts) and all(matches):
+            return None, [
+                problem
+                for match, paragraph in zip(matches, paragraphs, strict=True)
+                if match is not None
+                for problem in _wording_problems(match, paragraph.line)
+            ]
     if not texts:
-        return None, []
-    problems = []
+        return None, problems
     if len(texts) > 1:
         problems.append(Problem(MERGED_SUMMARY, paragraphs[1].line, f"{len(texts)} 段"))
     return " ".join(texts), problems
+
+
+def _wording_problems(match: re.Match[str], line: int) -> list[Problem]:
+    """How fixed wording the importer recognised departs from the specification's."""
+    return [
+        Problem(found.reason, line, found.detail, kept=match.string)
+        for found in deviations.in_match(match)
+    ]
 
 
 def _defaults_problems(record: Record, drafts: list[RowDraft]) -> list[Problem]:
@@ -500,10 +592,54 @@ def _defaults_problems(record: Record, drafts: list[RowDraft]) -> list[Problem]:
         if draft.stated_defaults is None:
             continue
         actual = derived.row_defaults(record, row)
-        if (actual.torch, actual.paddle) != draft.stated_defaults:
+        stated_torch, stated_paddle = draft.stated_defaults
+        if not (
+            same_default_text(actual.torch, stated_torch)
+            and same_default_text(actual.paddle, stated_paddle)
+        ):
             detail = f"`{row.torch}`"
             problems.append(Problem(STATED_DEFAULTS, draft.line, detail, kept=draft.remark))
     return problems
+
+
+def _spellings(signatures: list[str]) -> dict[str, str]:
+    """Bare name -> ``*name`` / ``**name`` for the varargs of ``signatures``."""
+    parsed = [sig for sig in map(derived.parse, signatures) if sig is not None]
+    plain = {param.name for sig in parsed for param in sig.params if param.spelled == param.name}
+    return {
+        param.name: param.spelled
+        for sig in parsed
+        for param in sig.params
+        if param.spelled != param.name and param.name not in plain
+    }
+
+
+def _spell_varargs(drafts: list[RowDraft], torch: list[str], paddle: list[str]) -> None:
+    """Tables often write varargs without their stars (``size`` for ``*size``): the rows take
+    the signature's spelling."""
+    for side, spellings in (("torch", _spellings(torch)), ("paddle", _spellings(paddle))):
+        for draft in drafts:
+            value = draft.fields.get(side)
+            if isinstance(value, list):
+                draft.fields[side] = [spellings.get(name, name) for name in value]
+            elif value is not None:
+                draft.fields[side] = spellings.get(value, value)
+
+
+def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
+    """The paddle parameter that receives the object when a class member maps to a free
+    function (``torch.Tensor.outer(vec2)`` -> ``paddle.outer(x, y)``): the first paddle
+    parameter, when no row maps it."""
+    if len(reader.sides) < 2 or not derived.is_class_member(reader.api):
+        return None
+    if derived.is_class_member(reader.sides[1][1].label):
+        return None
+    signature = next(filter(None, map(derived.parse, reader.paddle_signatures)), None)
+    if signature is None or not signature.params:
+        return None
+    first = signature.params[0].spelled
+    mapped = {name for draft in drafts for name in derived.names(draft.fields.get("paddle"))}
+    return None if first in mapped else first
 
 
 def _assemble(reader: _PageReader) -> PageResult:
@@ -543,6 +679,12 @@ def _assemble(reader: _PageReader) -> PageResult:
         problems.append(Problem(UNMAPPED_TEXT, extra_heading.line, kept=extra_heading.text))
     drafts, row_problems = _rows(reader)
     problems += row_problems
+    _spell_varargs(drafts, reader.torch_signatures, reader.paddle_signatures)
+    self_param = _self_param(reader, drafts)
+    if self_param is not None:
+        data.set("self_param", self_param, sides[1][0].line)
+        if reader.api_type is None:
+            data.set("api_type", ApiType.METHOD.value, reader.title_line)
     category, category_problems = _category(reader, drafts)
     problems += category_problems
     data.set("category", category.value, reader.title_line)
@@ -582,13 +724,13 @@ def _assemble(reader: _PageReader) -> PageResult:
 
 def read_page(text: str) -> PageResult:
     """Read page ``text`` into a record."""
-    reader = _PageReader(scan(text))
+    reader = _PageReader(scan(text), len(text.splitlines()))
     try:
         reader.read()
     except _Failed as failed:
         return PageResult(None, [*reader.problems, failed.problem])
     result = _assemble(reader)
-    order = {Severity.FAILURE: 0, Severity.LOSS: 1, Severity.NOTE: 2}
+    order = {Severity.FAILURE: 0, Severity.VIOLATION: 1, Severity.LOSS: 2}
     result.problems.sort(key=lambda p: (p.line, order[p.severity], p.code))
     return result
 

@@ -9,7 +9,10 @@ composite lead and "暂无转写方式". A phrase changed in the wording is ther
 Tolerance: ASCII or full-width punctuation, optional spaces, ``Pytorch`` /
 ``PaddlePaddle`` spellings, look-alike radicals (``⽆`` for ``无``) and a
 missing final ``。``. Only the fixed wording is matched tolerantly; the text a
-contributor wrote is captured as it stands.
+contributor wrote is captured as it stands. A remark may put its phrase in a
+sentence of its own (``…的维度。仅参数名不一致。``) or consist of the phrase
+alone. What the tolerance let through is not lost:
+:mod:`apimap.importer.deviations` reads it back from the match.
 """
 
 from __future__ import annotations
@@ -18,24 +21,35 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from itertools import permutations
 
 from apimap import wording
 from apimap.categories import Action, Category, RowKind
 from apimap.importer.inline import LOOKALIKES
-from apimap.model import ParamRow, Record
+from apimap.model import ConditionalAction, ParamRow, Record
 
 DESC = "\ue000"
 DIFF = "\ue001"
 SETTING = "\ue002"
+WHEN = ("\ue003", "\ue004")
 TORCH_DEFAULT = "__apimap_torch_default__"
 PADDLE_DEFAULT = "__apimap_paddle_default__"
 _SLOTS = {
     DESC: "desc",
     DIFF: "diff",
     SETTING: "setting",
+    WHEN[0]: "when0",
+    WHEN[1]: "when1",
     TORCH_DEFAULT: "torch_default",
     PADDLE_DEFAULT: "paddle_default",
 }
+SLOT_GROUPS = frozenset({*_SLOTS.values(), "note"})
+"""The named groups that capture a contributor's text (everything else is fixed wording)."""
+_VALUE_SLOTS = {"torch_default", "paddle_default"}
+_VALUE = r"[^\u4e00-\u9fff，,。；;]+?"
+"""A default value as a remark spells it: code, never Chinese words (可选参数 is no value)."""
+_SEPARATOR = r"\s*[，,。；;]\s*|\s*\.\s+"
+"""What may end the meaning before a fixed phrase: a comma, or the end of a sentence."""
 _SLOT_SPLIT = re.compile("(" + "|".join(re.escape(slot) for slot in _SLOTS) + ")")
 
 _WORDS = {
@@ -87,16 +101,26 @@ def _with_slots(rendered: str) -> str:
     parts = []
     for piece in _SLOT_SPLIT.split(rendered):
         if piece in _SLOTS:
-            parts.append(f"(?P<{_SLOTS[piece]}>.+?)")
+            name = _SLOTS[piece]
+            parts.append(f"(?P<{name}>{_VALUE if name in _VALUE_SLOTS else '.+?'})")
         elif piece:
             parts.append(tolerant(piece))
     return "".join(parts)
 
 
 def sentence(rendered: str) -> re.Pattern[str]:
-    """A rendered sentence ending in ``。``: the stop may be missing; text after it is a note."""
+    """A rendered sentence ending in ``。``: the stop may be missing; text after it is a note.
+
+    A meaning that a fixed phrase follows may end with a stop instead of a comma, or be
+    missing altogether.
+    """
     body = rendered.removesuffix("。")
-    return re.compile(rf"^\s*{_with_slots(body)}(?:{_FINAL_STOP}(?P<note>.*?)|)\s*$", re.DOTALL)
+    lead = ""
+    if body.startswith(DESC + "，"):
+        body = body.removeprefix(DESC + "，")
+        lead = f"(?:(?P<desc>.+?)(?:{_SEPARATOR}))?"
+    pattern = rf"^\s*{lead}{_with_slots(body)}(?:{_FINAL_STOP}(?P<note>.*?)|)\s*$"
+    return re.compile(pattern, re.DOTALL)
 
 
 def whole(rendered: str) -> re.Pattern[str]:
@@ -106,10 +130,10 @@ def whole(rendered: str) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class RemarkPattern:
-    """How one kind (and action) of row words its remark."""
+    """How one kind (and action, or pair of conditional actions) of row words its remark."""
 
     kind: RowKind
-    action: Action | None
+    action: Action | tuple[Action, Action] | None
     pattern: re.Pattern[str]
     states_defaults: bool = False
     """The remark spells out both defaults (absent groups mean "no default")."""
@@ -128,7 +152,12 @@ def _probe_record(torch_default: bool, paddle_default: bool) -> Record:
     )
 
 
-def _probe(kind: RowKind, action: Action | None, record: Record | None = None) -> str:
+def _probe(
+    kind: RowKind,
+    action: Action | tuple[Action, Action] | None,
+    record: Record | None = None,
+) -> str:
+    """The remark of a probe row; a pair of actions makes it conditional."""
     sides = {
         RowKind.PADDLE_ONLY: (None, "p"),
         RowKind.TORCH_ONLY: ("p", None),
@@ -141,13 +170,26 @@ def _probe(kind: RowKind, action: Action | None, record: Record | None = None) -
         desc=DESC,
         diff=DIFF if kind in DIFF_KINDS else None,
         setting=SETTING if kind in (RowKind.PADDLE_ONLY, RowKind.DEFAULT_DIFF) else None,
-        action=action,
+        action=None if isinstance(action, tuple) else action,
+        actions=(
+            [ConditionalAction(when=when, action=a) for when, a in zip(WHEN, action, strict=True)]
+            if isinstance(action, tuple)
+            else []
+        ),
     )
     return wording.remark(record or _probe_record(True, True), row)
 
 
 DIFF_KINDS = (RowKind.TYPE_DIFF, RowKind.USAGE_DIFF, RowKind.RETURN_DIFF)
 _ACTIONS = (Action.REWRITE, Action.NONE, Action.DELETE)
+_ACTION_PAIRS = tuple(permutations(_ACTIONS, 2))
+"""Conditional remarks: 相同时需要转写，不同时暂无转写方式 and the other orders and pairs."""
+
+
+def _action_patterns(kind: RowKind) -> list[RemarkPattern]:
+    """Conditional actions first (they are longer), then the three plain actions."""
+    actions: list[Action | tuple[Action, Action]] = [*_ACTION_PAIRS, *_ACTIONS]
+    return [RemarkPattern(kind, a, sentence(_probe(kind, a))) for a in actions]
 
 LEGACY_DEFAULT_REMARKS = (
     f"{DESC}，PyTorch 为 {TORCH_DEFAULT}，Paddle 为 {PADDLE_DEFAULT}，{SETTING}。",
@@ -178,15 +220,9 @@ def remark_patterns(shape: str) -> tuple[RemarkPattern, ...]:
     ``shape`` says which name cells are filled: ``both``, ``torch``, ``paddle``
     or ``return`` (both cells say 返回值).
     """
-    inconsistent = [
-        RemarkPattern(RowKind.USAGE_DIFF, a, sentence(_probe(RowKind.USAGE_DIFF, a)))
-        for a in _ACTIONS
-    ]
+    inconsistent = _action_patterns(RowKind.USAGE_DIFF)
     if shape == "torch":
-        return tuple(
-            RemarkPattern(RowKind.TORCH_ONLY, a, sentence(_probe(RowKind.TORCH_ONLY, a)))
-            for a in _ACTIONS
-        )
+        return tuple(_action_patterns(RowKind.TORCH_ONLY))
     if shape == "paddle":
         text = _probe(RowKind.PADDLE_ONLY, None)
         return (RemarkPattern(RowKind.PADDLE_ONLY, None, sentence(text)),)
@@ -202,6 +238,11 @@ def _phrase(text: str) -> re.Pattern[str]:
     return whole(text)
 
 
+def phrase_match(text: str, rendered: str) -> re.Match[str] | None:
+    """The match of ``text`` against the fixed text ``rendered``, tolerantly."""
+    return _phrase(rendered).match(text)
+
+
 def is_phrase(text: str, rendered: str) -> bool:
     """Whether ``text`` is the fixed text ``rendered``, tolerantly."""
-    return _phrase(rendered).match(text) is not None
+    return phrase_match(text, rendered) is not None

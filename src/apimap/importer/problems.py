@@ -1,14 +1,18 @@
-"""What the importer reports: failures, losses and notes, each with a stable code.
+"""What the importer reports: failures, violations and losses, each with a stable code.
 
 * a **failure** stops one page (or one table row) from becoming a record;
-* a **loss** is source text the record model has no place for: the record is
-  written, the text is kept as a comment at the top of the record file and
-  reported with its source line — never silently dropped;
-* a **note** says what the importer had to decide (a legacy category name, a
-  remark without a standard phrase) so that a reviewer can look.
+* a **violation** is a place where the page breaks the specification and the
+  importer had to normalise (a legacy category name, a remark without its
+  final 。, half-width punctuation in a fixed phrase, a section the layout does
+  not have): nothing is silently fixed;
+* a **loss** is source text the page may well hold but the record model has no
+  place for (a comment in a signature block, a wordier return-row label).
 
-The importer does not fix content; ``apimap check`` reports what the
-specification rejects in the records it wrote.
+Violations and losses are reported with their source line and carried by the
+imported record (``imported.findings``, with the source text) until a person
+has dealt with them: ``apimap check`` reports each violation as AM704 (an
+error) and each loss as AM705 (a warning). What the specification rejects in
+the record itself is left to the other rules of ``apimap check``.
 """
 
 from __future__ import annotations
@@ -21,8 +25,8 @@ class Severity(StrEnum):
     """How a problem affects the page."""
 
     FAILURE = "failure"
+    VIOLATION = "violation"
     LOSS = "loss"
-    NOTE = "note"
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,6 @@ class Reason:
 NO_TITLE = Reason("IM001", Severity.FAILURE, "没有 `[ 分类 ] API` 形式的标题 (no title)")
 UNKNOWN_CATEGORY = Reason("IM002", Severity.FAILURE, "无法识别的分类名称 (unknown category)")
 BAD_API = Reason("IM003", Severity.FAILURE, "API 名称不合法 (invalid API name)")
-UNCLOSED_FENCE = Reason("IM004", Severity.FAILURE, "代码块没有闭合 (unclosed code fence)")
 BAD_TABLE = Reason(
     "IM005", Severity.FAILURE, "参数映射表应有 PyTorch、Paddle、备注 3 列 (table needs 3 columns)"
 )
@@ -59,45 +62,74 @@ ALIAS_TARGET_MISSING = Reason(
 )
 
 UNMAPPED_TEXT = Reason(
-    "IM101", Severity.LOSS, "内容无法对应到记录字段，已作为注释保留 (text kept as a comment)"
+    "IM101", Severity.VIOLATION, "规范的页面结构中没有这段内容，原文保留 (text outside the layout)"
 )
 UNMAPPED_ROW = Reason(
-    "IM102", Severity.LOSS, "参数映射行无法读取，已作为注释保留 (row kept as a comment)"
+    "IM102", Severity.VIOLATION, "参数映射行无法读取，原文保留 (unreadable table row)"
 )
 INVALID_VALUE = Reason(
-    "IM103", Severity.LOSS, "取值不符合记录格式，已作为注释保留 (value rejected, kept as a comment)"
+    "IM103", Severity.LOSS, "取值不符合记录格式，原文保留 (value rejected by the record format)"
 )
 UNSPLIT_CODE = Reason(
     "IM104",
-    Severity.LOSS,
-    "代码块无法分成 PyTorch 写法与 Paddle 写法，已作为注释保留 (code kept as a comment)",
+    Severity.VIOLATION,
+    "代码不在「# PyTorch 写法」与「# Paddle 写法」之下，原文保留 (code outside the two sides)",
 )
 STATED_DEFAULTS = Reason(
     "IM105",
-    Severity.LOSS,
-    "备注中的默认值与签名不符，已作为注释保留 (remark's defaults differ from the signatures)",
+    Severity.VIOLATION,
+    "备注中的默认值与签名不符 (the remark's defaults contradict the signatures)",
 )
 PROSE_IN_CODE = Reason(
-    "IM106", Severity.LOSS, "代码块中的说明文字，已作为注释保留 (prose inside code, kept)"
+    "IM106", Severity.VIOLATION, "代码块中的说明文字，原文保留 (prose inside code)"
+)
+SIGNATURE_COMMENT = Reason(
+    "IM107", Severity.LOSS, "签名代码块中的注释，原文保留 (comment in a signature block)"
+)
+RETURN_LABEL = Reason(
+    "IM108", Severity.LOSS, "返回值行的标签，记录中写作「返回值」(return row label)"
 )
 
 LEGACY_CATEGORY = Reason(
-    "IM201", Severity.NOTE, "旧的分类名称，已换成现行分类 (legacy category name replaced)"
+    "IM201", Severity.VIOLATION, "旧的分类名称，已换成现行分类 (legacy category name replaced)"
 )
 NO_PHRASE = Reason(
-    "IM202", Severity.NOTE, "备注中没有规范短语，整句作为参数含义 (remark has no standard phrase)"
+    "IM202", Severity.VIOLATION, "备注中没有规范短语 (remark has no standard phrase)"
 )
-MERGED_SUMMARY = Reason("IM203", Severity.NOTE, "多段总结合并为一段 (summary paragraphs merged)")
+MERGED_SUMMARY = Reason(
+    "IM203", Severity.VIOLATION, "多段总结合并为一段 (summary paragraphs merged)"
+)
 TABLE_CONFLICT = Reason(
-    "IM204", Severity.NOTE, "映射表与差异页面不一致，以页面为准 (table and page disagree)"
+    "IM204", Severity.VIOLATION, "映射表与差异页面不一致，以页面为准 (table and page disagree)"
 )
-NO_PARAM_TABLE = Reason("IM205", Severity.NOTE, "参数映射一节中没有表格 (no table under 参数映射)")
+NO_PARAM_TABLE = Reason(
+    "IM205", Severity.VIOLATION, "参数映射一节中没有表格 (no table under 参数映射)"
+)
+
+NO_FINAL_STOP = Reason(
+    "IM301", Severity.VIOLATION, "备注没有以「。」结尾 (remark does not end with 。)"
+)
+HALF_WIDTH = Reason(
+    "IM302", Severity.VIOLATION, "固定短语中用了半角标点 (half-width punctuation in a fixed phrase)"
+)
+MISSPELT = Reason("IM303", Severity.VIOLATION, "固定短语拼写不规范 (misspelt fixed phrase)")
+LOOKALIKE = Reason(
+    "IM304", Severity.VIOLATION, "固定短语中有易混淆的字符 (look-alike character in a fixed phrase)"
+)
+HTML_TAG = Reason("IM305", Severity.VIOLATION, "名称外的 HTML 标签已去除 (HTML tag removed)")
+UNCLOSED_FENCE = Reason(
+    "IM306", Severity.VIOLATION, "代码块没有闭合，已在下一段内容前闭合 (unclosed code fence)"
+)
+DELETABLE = Reason(
+    "IM307",
+    Severity.VIOLATION,
+    "「可删除」不是规范的分类，按组合替代实现导入 (可删除 is no category; imported as composite)",
+)
 
 ALL_REASONS = [
     NO_TITLE,
     UNKNOWN_CATEGORY,
     BAD_API,
-    UNCLOSED_FENCE,
     BAD_TABLE,
     DUPLICATE,
     EXISTS,
@@ -113,12 +145,22 @@ ALL_REASONS = [
     UNSPLIT_CODE,
     STATED_DEFAULTS,
     PROSE_IN_CODE,
+    SIGNATURE_COMMENT,
+    RETURN_LABEL,
     LEGACY_CATEGORY,
     NO_PHRASE,
     MERGED_SUMMARY,
     TABLE_CONFLICT,
     NO_PARAM_TABLE,
+    NO_FINAL_STOP,
+    HALF_WIDTH,
+    MISSPELT,
+    LOOKALIKE,
+    HTML_TAG,
+    UNCLOSED_FENCE,
+    DELETABLE,
 ]
+REASONS_BY_CODE = {reason.code: reason for reason in ALL_REASONS}
 
 
 @dataclass(frozen=True)
@@ -129,7 +171,7 @@ class Problem:
     line: int
     detail: str = ""
     kept: str | None = None
-    """The source text kept as a comment in the record (losses)."""
+    """The source text, carried by the record's ``imported.findings``."""
 
     @property
     def code(self) -> str:
@@ -140,6 +182,11 @@ class Problem:
     def severity(self) -> Severity:
         """Failure, loss or note."""
         return self.reason.severity
+
+    @property
+    def carried(self) -> bool:
+        """A violation or a loss: the imported record carries it until a person clears it."""
+        return self.severity is not Severity.FAILURE
 
     def message(self) -> str:
         """The message with its detail."""

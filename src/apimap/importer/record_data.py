@@ -109,5 +109,17 @@ def validate_data(data: RecordData) -> Validated:
 
 
 def record_fields(record: Record) -> dict[str, Any]:
-    """The record as YAML-ready data: model order, defaults and derivable values left out."""
-    return minimal(record.model_dump(mode="json", exclude_defaults=True))
+    """The record as the loader reads its file: model order, defaults and derivable values left
+    out, numbers as their text (the loader keeps every scalar but true, false and null as text)."""
+    data: dict[str, Any] = _as_loaded(minimal(record.model_dump(mode="json", exclude_defaults=True)))
+    return data
+
+
+def _as_loaded(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _as_loaded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_loaded(item) for item in value]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value

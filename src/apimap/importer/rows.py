@@ -1,4 +1,10 @@
-"""Read one row of a 参数映射 table: the two names and the remark split into its parts."""
+"""Read one row of a 参数映射 table: the two names and the remark split into its parts.
+
+The record keeps what the page says; the importer reports what it had to
+normalise (a missing 。, a misspelt phrase, a tag around a name, a rename
+without 仅参数名不一致) and leaves to ``apimap check`` what the record still
+shows (a torch-only row that never says what to do has no ``action``).
+"""
 
 from __future__ import annotations
 
@@ -7,13 +13,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from apimap import phrases
-from apimap.categories import Category, RowKind
-from apimap.importer import patterns
-from apimap.importer.inline import cell_text, plain_name
-from apimap.importer.problems import NO_PHRASE, UNMAPPED_ROW, Problem
+from apimap.categories import Action, Category, RowKind
+from apimap.importer import deviations, patterns
+from apimap.importer.inline import cell_text, plain_name, tags
+from apimap.importer.problems import (
+    HALF_WIDTH,
+    HTML_TAG,
+    NO_FINAL_STOP,
+    NO_PHRASE,
+    RETURN_LABEL,
+    UNMAPPED_ROW,
+    Problem,
+)
 
 _TYPE_WORD = "类型"
 _FINAL_STOP = re.compile(r"\s*[。.]\s*$")
+_SIDE_WORD = re.compile(r"PyTorch|Pytorch|pytorch|torch|Paddle|paddle|飞桨")
+_DIFFERENCE_WORD = re.compile(r"不同|不一致|区别|差异|可变参数|相反|可选|必选|不支持")
+"""Words of a remark that describes a usage difference (size 是可变参数，paddle 是 list)."""
 
 
 @dataclass
@@ -30,7 +47,7 @@ class RowDraft:
 
 
 def _shape(torch: str | None, paddle: str | None) -> str | None:
-    if torch == phrases.RETURN_LABEL and paddle == phrases.RETURN_LABEL:
+    if torch and phrases.RETURN_LABEL in torch and (paddle is None or phrases.RETURN_LABEL in paddle):
         return "return"
     if torch and paddle:
         return "both"
@@ -47,6 +64,8 @@ _FALLBACK_KINDS = {
     "paddle": RowKind.PADDLE_ONLY,
     "return": RowKind.RETURN_DIFF,
 }
+_PHRASED_KINDS = {RowKind.RENAME, RowKind.PADDLE_ONLY}
+"""Kinds whose generated phrase would hide that the page wrote none."""
 
 
 def _clean(value: str | None) -> str | None:
@@ -72,59 +91,102 @@ def _stated(groups: dict[str, str | None]) -> tuple[str | None, str | None]:
     return value("torch_default"), value("paddle_default")
 
 
+def _actions(
+    action: Action | tuple[Action, Action] | None, groups: dict[str, str | None]
+) -> dict[str, Any]:
+    if isinstance(action, tuple):
+        whens = [_clean(groups.get(f"when{index}")) for index in range(len(action))]
+        return {
+            "actions": [
+                {"when": when, "action": entry.value}
+                for when, entry in zip(whens, action, strict=True)
+            ]
+        }
+    return {"action": action.value} if action else {}
+
+
+def describes_difference(text: str) -> bool:
+    """A remark without a phrase that still says how the two sides differ."""
+    return bool(_SIDE_WORD.search(text) and _DIFFERENCE_WORD.search(text))
+
+
+def _name_problems(line: int, cells: list[str], source: str) -> list[Problem]:
+    found = [tag for cell in cells for tag in tags(cell)]
+    if not found:
+        return []
+    detail = " ".join(f"`{tag}`" for tag in dict.fromkeys(found))
+    return [Problem(HTML_TAG, line, detail, kept=source)]
+
+
+def _draft(
+    line: int,
+    fields: dict[str, Any],
+    remark: str,
+    inconsistent: bool = False,
+    stated_defaults: tuple[str | None, str | None] | None = None,
+) -> RowDraft:
+    kept = {key: value for key, value in fields.items() if value is not None}
+    return RowDraft(line, kept, inconsistent, stated_defaults, remark)
+
+
 def read_row(line: int, cells: list[str]) -> tuple[RowDraft | None, list[Problem]]:
     """A row from its three cells, or a loss when it cannot be read."""
     source = "| " + " | ".join(cells) + " |"
+    problems = _name_problems(line, cells[:2], source)
     torch, paddle = plain_name(cells[0]), plain_name(cells[1])
     remark = cell_text(cells[2]).strip()
     shape = _shape(torch, paddle)
-    if shape is None or not remark:
-        detail = (
-            "两侧都没有参数名 (no parameter name)" if shape is None else "备注为空 (empty remark)"
-        )
-        return None, [Problem(UNMAPPED_ROW, line, detail, kept=source)]
+    if shape is None:
+        detail = "两侧都没有参数名 (no parameter name)"
+        return None, [*problems, Problem(UNMAPPED_ROW, line, detail, kept=source)]
     if shape == "return":
+        labels = {label for label in (torch, paddle) if label}
+        if labels != {phrases.RETURN_LABEL}:
+            problems.append(Problem(RETURN_LABEL, line, kept=" | ".join(sorted(labels))))
         torch = paddle = None
     for pattern in patterns.remark_patterns(shape):
         match = pattern.pattern.match(remark)
         if match is None:
             continue
+        problems += [
+            Problem(found.reason, line, found.detail, kept=remark)
+            for found in deviations.in_match(match)
+        ]
         groups = match.groupdict()
         kind = pattern.kind
-        problems: list[Problem] = []
+        desc = _clean(groups.get("desc"))
+        if kind is RowKind.SAME and desc is not None and describes_difference(desc):
+            fields = {"torch": torch, "paddle": paddle, "kind": RowKind.USAGE_DIFF.value}
+            fields["diff"] = desc
+            return _draft(line, fields, remark, inconsistent=True), problems
         if kind is RowKind.SAME and torch != paddle:
             kind = RowKind.RENAME
-            problems.append(Problem(NO_PHRASE, line, f"kind: {kind}"))
-        fields: dict[str, Any] = {
+            problems.append(Problem(NO_PHRASE, line, f"kind: {kind}", kept=remark))
+        fields = {
             "torch": torch,
             "paddle": paddle,
             "kind": kind.value,
-            "desc": _clean(groups.get("desc")),
+            "desc": desc,
             "diff": _clean(groups.get("diff")),
             "setting": _setting(kind, _clean(groups.get("setting"))),
-            "action": pattern.action.value if pattern.action else None,
+            **_actions(pattern.action, groups),
             "note": _clean(groups.get("note")),
         }
         stated = _stated(groups) if pattern.states_defaults else None
-        draft = RowDraft(
-            line,
-            {key: value for key, value in fields.items() if value is not None},
-            inconsistent=kind is RowKind.USAGE_DIFF,
-            stated_defaults=stated,
-            remark=remark,
-        )
+        draft = _draft(line, fields, remark, kind is RowKind.USAGE_DIFF, stated)
         return draft, problems
     kind = _FALLBACK_KINDS[shape]
-    fields = {"torch": torch, "paddle": paddle, "kind": kind.value}
-    fields["desc"] = _FINAL_STOP.sub("", remark)
-    draft = RowDraft(
-        line,
-        {key: value for key, value in fields.items() if value is not None},
-        inconsistent=False,
-        stated_defaults=None,
-        remark=remark,
-    )
-    return draft, [Problem(NO_PHRASE, line, f"kind: {kind}")]
+    if kind is RowKind.SAME and torch != paddle:
+        kind = RowKind.RENAME
+    meaning = _FINAL_STOP.sub("", remark) or None
+    if kind in _PHRASED_KINDS:
+        problems.append(Problem(NO_PHRASE, line, f"kind: {kind}", kept=remark or None))
+    if remark.endswith("."):
+        problems.append(Problem(HALF_WIDTH, line, "`.`", kept=remark))
+    elif remark and not remark.endswith("。"):
+        problems.append(Problem(NO_FINAL_STOP, line, kept=remark))
+    fields = {"torch": torch, "paddle": paddle, "kind": kind.value, "desc": meaning}
+    return _draft(line, fields, remark), problems
 
 
 def inconsistent_kind(category: Category | None, row: RowDraft) -> RowKind:

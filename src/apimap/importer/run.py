@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from apimap.importer.findings import with_findings
 from apimap.importer.page import read_page
 from apimap.importer.problems import (
     ALIAS_TARGET_MISSING,
@@ -54,6 +55,7 @@ class Outcome(StrEnum):
     """What became of a unit."""
 
     IMPORTED = "imported"
+    VIOLATIONS = "violations"
     LOSSY = "lossy"
     MERGED = "merged"
     FAILED = "failed"
@@ -72,7 +74,7 @@ class Unit:
 
     @property
     def outcome(self) -> Outcome:
-        """Failed, merged into a page, imported with losses, or imported."""
+        """Failed, merged into a page, imported with losses, with violations, or cleanly."""
         severities = {problem.severity for problem in self.problems}
         if Severity.FAILURE in severities or (self.record is None and not self.merged):
             return Outcome.FAILED
@@ -80,6 +82,8 @@ class Unit:
             return Outcome.MERGED
         if Severity.LOSS in severities:
             return Outcome.LOSSY
+        if Severity.VIOLATION in severities:
+            return Outcome.VIOLATIONS
         return Outcome.IMPORTED
 
 
@@ -249,7 +253,8 @@ class _Run:
             target = out / record_path(record.torch_api)
             try:
                 checked = Record.model_validate(record.model_dump())
-                text = record_text(checked, unit.source, unit.problems)
+                checked = unit.record = with_findings(checked, unit.source, unit.problems)
+                text = record_text(checked)
                 write_new(target, text, replace=force)
             except (WriteError, ValidationError) as exc:
                 unit.problems.append(Problem(INVALID, 1, str(exc).splitlines()[0]))

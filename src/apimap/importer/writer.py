@@ -1,10 +1,10 @@
-"""Write an imported record: canonical YAML, kept losses as comments, atomically.
+"""Write an imported record: canonical YAML, atomically.
 
-The file starts with the schema line every record carries, followed by the
-source text the record has no place for (one comment block per loss, with its
-source line). The YAML body is the canonical form of :mod:`apimap.emit`, so
-``apimap check`` finds it formatted; before anything is written the text is
-loaded back and must give the same record.
+The file starts with the schema line every record carries; the source text
+the record has no field for travels in its ``imported.findings``. The YAML
+body is the canonical form of :mod:`apimap.emit`, so ``apimap check`` finds it
+formatted; before anything is written the text is loaded back and must give
+the same record.
 """
 
 from __future__ import annotations
@@ -17,41 +17,20 @@ from pathlib import Path
 from apimap import loader
 from apimap.canonical import schema_comment
 from apimap.emit import render
-from apimap.importer.problems import Problem, Severity
 from apimap.importer.record_data import record_fields
 from apimap.model import Record
 from apimap.paths import record_path
 from apimap.validate import validate
 from apimap.yamlcomments import Comments
 
-KEPT_HEADER = (
-    "# apimap import: 以下原文未能对应到记录字段，保留在此 (source text not mapped on import)"
-)
-
 
 class WriteError(Exception):
     """The record cannot be written as it is."""
 
 
-def kept_comments(source: str, problems: list[Problem]) -> list[str]:
-    """Comment lines holding the text of every loss, with where it came from."""
-    losses = [p for p in problems if p.severity is Severity.LOSS and p.kept is not None]
-    if not losses:
-        return []
-    lines = [KEPT_HEADER, f"# 来源 (source): {source}"]
-    for problem in losses:
-        lines.append(
-            f"# {problem.code} 第 {problem.line} 行 (line {problem.line}): {problem.message()}"
-        )
-        kept = problem.kept or ""
-        lines += [f"#   {text}".rstrip() for text in kept.splitlines() or [""]]
-    return lines
-
-
-def record_text(record: Record, source: str, problems: list[Problem]) -> str:
+def record_text(record: Record) -> str:
     """The file text of ``record``; raises :class:`WriteError` if it would not load back."""
-    relpath = record_path(record.torch_api)
-    head = [schema_comment(relpath), *kept_comments(source, problems)]
+    head = [schema_comment(record_path(record.torch_api))]
     data = record_fields(record)
     text = render(data, Comments(head=head))
     doc, _ = loader.parse(text)

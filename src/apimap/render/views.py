@@ -191,8 +191,9 @@ class ApiPage:
 
 
 def case_view(case: Case) -> CaseView:
-    """The code block of a case starts with the two fixed comments."""
-    code = f"{phrases.TORCH_CODE}\n{case.torch.rstrip()}\n\n{phrases.PADDLE_CODE}\n{case.paddle.rstrip()}"
+    """The code block of a case: each side after its fixed comment (a side may be missing)."""
+    sides = [(phrases.TORCH_CODE, case.torch), (phrases.PADDLE_CODE, case.paddle)]
+    code = "\n\n".join(f"{marker}\n{text.rstrip()}" for marker, text in sides if text is not None)
     return CaseView(wording.when_line(case.when) if case.when else None, code)
 
 

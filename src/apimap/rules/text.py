@@ -24,9 +24,17 @@ def prose(ctx: RecordContext) -> list[tuple[Path, TextRole, str]]:
     return ctx.memo("prose", lambda: [item for item in texts(ctx) if item[1] in PROSE_ROLES])
 
 
+SOURCE_TEXT = "imported"
+"""The field that carries the source page's text as it stood: AM704 and AM705 report it, the
+text rules do not judge it again."""
+
+
 def strings(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
-    """Every string value of the record (prose, code, names, signatures, settings)."""
-    yield from _strings(ctx.doc.data, ())
+    """Every string value of the record (prose, code, names, signatures, settings), except
+    the source text an imported record carries."""
+    for key, value in ctx.doc.data.items():
+        if key != SOURCE_TEXT:
+            yield from _strings(value, (key,))
 
 
 def _strings(value: object, path: Path) -> Iterator[tuple[Path, str]]:

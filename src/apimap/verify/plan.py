@@ -205,6 +205,7 @@ def plan(record: Record) -> RecordPlan:
         if not isinstance(execution, Case):
             continue
         torch_code, paddle_code = execution.torch, execution.paddle
+        assert torch_code is not None and paddle_code is not None  # executions are complete
         outputs, explicit = _outputs(execution, _case_outputs(torch_code, paddle_code))
         runs.append(
             RunSpec(

@@ -12,11 +12,6 @@ from apimap.diagnostics import Severity
 from apimap.rules.base import Finding, Rule, Scope
 
 
-def _is_member(api: str) -> bool:
-    parts = api.split(".")
-    return len(parts) >= 3 and parts[-2][:1].isupper()
-
-
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Compare from the second paddle parameter, as specification note 3 says."""
     record = ctx.record
@@ -24,7 +19,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         return
     where = ctx.loc("self_param")
     member = record.api_type in {ApiType.METHOD, ApiType.ATTRIBUTE}
-    if not member or record.paddle_api is None or _is_member(record.paddle_api):
+    if not member or record.paddle_api is None or derived.is_class_member(record.paddle_api):
         yield Finding(
             where,
             "只有类成员映射为 Paddle 非成员函数时才写 self_param "

@@ -18,7 +18,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         return
     by_param = {example.param for example in record.examples}
     for index, row in enumerate(record.params):
-        if row.action is not Action.REWRITE:
+        if Action.REWRITE not in derived.row_actions(row):
             continue
         kind = derived.row_kind(row)
         wanted = None if kind is RowKind.RETURN_DIFF else derived.torch_names(row)[0]

@@ -18,12 +18,14 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
             continue
         row = derived.row_for(ctx.record, example.param)
         where = ctx.loc("examples", index, "param")
+        actions = derived.row_actions(row) if row is not None else []
         if row is None:
             yield Finding(where, f"参数映射中没有 `{example.param}` (no such row)")
-        elif row.action in {Action.NONE, Action.DELETE}:
+        elif actions and Action.REWRITE not in actions:
+            phrase = "、".join(action.phrase for action in actions)
             yield Finding(
                 where,
-                f"`{example.param}` 标注为 {row.action.phrase}，却给出了示例 "
+                f"`{example.param}` 标注为 {phrase}，却给出了示例 "
                 "(the row says it is not rewritten)",
                 "若可以转写，把该行 action 改为 rewrite (set action: rewrite)",
             )

@@ -48,7 +48,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         if example.param is None or derived.row_for(ctx.record, example.param) is None:
             continue  # AM233 reports an example for a parameter without a row
         for case_index, case in enumerate(example.cases):
-            if _passes(ctx, case.torch, example.param) is False:
+            if case.torch is not None and _passes(ctx, case.torch, example.param) is False:
                 yield Finding(
                     ctx.loc("examples", index, "cases", case_index, "torch"),
                     f"PyTorch 代码没有传入 `{example.param}` (the case does not pass it)",

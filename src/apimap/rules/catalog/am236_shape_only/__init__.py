@@ -21,7 +21,8 @@ def outputs_of(execution: Execution) -> list[str] | None:
         if isinstance(execution, Call):
             names = assigned(parse_call(execution.torch))
         else:
-            assert isinstance(execution, Case)
+            assert isinstance(execution, Case)  # a complete one (derived.executions)
+            assert execution.torch is not None and execution.paddle is not None
             paddle_names = set(assigned(parse_call(execution.paddle)))
             names = [n for n in assigned(parse_call(execution.torch)) if n in paddle_names]
     except CallError:

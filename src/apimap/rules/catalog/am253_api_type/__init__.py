@@ -13,16 +13,11 @@ from apimap.rules.base import Finding, Rule, Scope
 _MEMBERS = {ApiType.METHOD, ApiType.ATTRIBUTE}
 
 
-def _is_member(api: str) -> bool:
-    parts = api.split(".")
-    return len(parts) >= 3 and parts[-2][:1].isupper()
-
-
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Methods and attributes belong to a class; attributes and constants have no parameters."""
     record = ctx.record
     where = ctx.loc("api_type") if "api_type" in ctx.doc.data else ctx.loc("torch_api")
-    if record.api_type in _MEMBERS and not _is_member(record.torch_api):
+    if record.api_type in _MEMBERS and not derived.is_class_member(record.torch_api):
         yield Finding(
             where,
             f"`{record.torch_api}` 不是类的成员，不能是「{record.api_type.label}」(not a class member)",
