@@ -551,7 +551,13 @@ def _paddle_arguments(
                 raise CallError("不能转换 **kwargs (cannot convert **kwargs)", node.lineno)
             argument = value if isinstance(value, ast.expr) else ast.Tuple(list(value), ast.Load())
             converted = _substitute(_expression(row.convert, "convert"), argument)
-            keywords += [ast.keyword(target, copy.deepcopy(converted)) for target in targets]
+            for target in targets:
+                if target.startswith("**"):
+                    keywords.append(ast.keyword(None, copy.deepcopy(converted)))
+                elif target.startswith("*"):  # the converted value is a sequence of arguments
+                    positional.append(ast.Starred(copy.deepcopy(converted), ast.Load()))
+                else:
+                    keywords.append(ast.keyword(target, copy.deepcopy(converted)))
             continue
         if isinstance(value, list):
             if _accepts_varargs(record, name, targets):
@@ -570,7 +576,32 @@ def _paddle_arguments(
             continue
         keywords += [ast.keyword(target, copy.deepcopy(value)) for target in targets]
     keywords += _settings(record, state, passed or bound, node.lineno, variant)
+    if positional:
+        positional, keywords = _before_varargs(record, positional, keywords)
     return positional, keywords
+
+
+def _before_varargs(
+    record: Record, positional: list[ast.expr], keywords: list[ast.keyword]
+) -> tuple[list[ast.expr], list[ast.keyword]]:
+    """Arguments passed by position fill paddle's parameters from the first: a parameter
+    before ``*args`` (``einsum(equation, *operands)``) must then come by position too."""
+    signature = derived.parse(record.paddle_overloads[0]) if record.paddle_overloads else None
+    if signature is None:
+        return positional, keywords
+    before: list[str] = []
+    for param in signature.params:
+        if param.kind is ParamKind.VAR_POSITIONAL:
+            break
+        before.append(param.name)
+    else:
+        return positional, keywords
+    by_name = {keyword.arg: keyword for keyword in keywords if keyword.arg in before}
+    names = [name for name in before if name in by_name]
+    if names != before[: len(names)]:
+        return positional, keywords  # a gap: positions cannot be filled in order
+    rest = [keyword for keyword in keywords if keyword.arg not in by_name]
+    return [*(by_name[name].value for name in names), *positional], rest
 
 
 def _targets(record: Record, row: ParamRow, variant: str) -> list[str]:

@@ -17,6 +17,7 @@ from apimap.location import Path
 from apimap.model import Record
 from apimap.rules.base import Rule
 from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
+from apimap.rules.catalog.am221_call_derivable import RULE as UNDERIVABLE
 from apimap.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
 from apimap.rules.catalog.am810_example_raises import RULE as RAISES
 from apimap.rules.catalog.am811_example_differs import RULE as DIFFERS
@@ -241,7 +242,8 @@ def judge(
     """Diagnostics, probe results and proof of one record."""
     judgement = Judgement()
     findings = judgement.findings
-    findings += [Finding(INTERNAL_ERROR, path, detail, line) for path, detail, line in plan.errors]
+    # a call that cannot be derived (what `apimap check` reports as AM221)
+    findings += [Finding(UNDERIVABLE, path, detail, line) for path, detail, line in plan.errors]
     torch_check, paddle_check = checks
     findings += _issues(torch_check) + _issues(paddle_check)
     torch_facts, paddle_facts = _facts(torch_check), _facts(paddle_check)

@@ -19,6 +19,9 @@ from apimap.pins import public_version
 
 SIDES = ("torch", "paddle")
 BFLOAT16 = "bfloat16"
+WIDENED = {"complex32": "complex64"}
+"""Torch dtypes NumPy lacks -> the dtype their values are sent as (the name stays)."""
+
 WEIGHT_NAMES = {"running_mean": "_mean", "running_var": "_variance"}
 """Torch buffer names whose paddle counterparts are named differently."""
 
@@ -90,7 +93,8 @@ class Side:
         return bool(isinstance(value, self.lib.Tensor))
 
     def array(self, tensor: Any) -> tuple[str, Any, bool]:
-        """``(dtype name, numpy array, requires grad)`` of a tensor; bfloat16 as float32."""
+        """``(dtype name, numpy array, requires grad)`` of a tensor; bfloat16 as float32 and
+        complex32 as complex64 (NumPy has neither)."""
         if self.name == "torch":
             plain = tensor.detach().cpu()
             if plain.is_conj():
@@ -98,6 +102,8 @@ class Side:
             dtype = str(plain.dtype).rsplit(".", 1)[-1]
             if dtype == BFLOAT16:
                 plain = plain.float()
+            elif dtype in WIDENED:
+                plain = plain.to(getattr(self.lib, WIDENED[dtype]))
             return dtype, plain.numpy(), bool(tensor.requires_grad)
         dtype = str(tensor.dtype).rsplit(".", 1)[-1]
         plain = tensor.detach()

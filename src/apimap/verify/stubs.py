@@ -2,7 +2,9 @@
 
 ``torch.abs``, ``torch.sum`` or ``torch.Tensor.view`` are implemented in C and
 have no :func:`inspect.signature`. The stubs declare them, with one ``def`` per
-overload. They are parsed with :mod:`ast`, never imported.
+overload; classes of the C extension (``torch.device``, ``torch.finfo``) by the
+``__init__`` overloads of their stub class. They are parsed with :mod:`ast`,
+never imported.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def stub_files(api: str) -> list[tuple[str, str | None]]:
     if api.startswith("torch.nn.functional."):
         return [(FUNCTIONAL, None), (FUNCTIONS, None), (NN, None)]
     if api.count(".") == 1:
-        return [(FUNCTIONS, None), (NN, None)]
+        return [(FUNCTIONS, None), (NN, None), (TENSOR, None)]
     return [(NN, None)] if api.startswith("torch._C._nn.") else []
 
 
@@ -63,6 +65,11 @@ def lookup(resolved: Resolved) -> list[StubSignature]:
         for name in names:
             if name in index:
                 return index[name]
+    if isinstance(resolved.obj, type) and resolved.api.startswith("torch."):
+        # a class the C extension defines (torch.device, torch.finfo, torch.Generator):
+        # its constructor's overloads in the stub of torch._C
+        members = read_stub(root / TENSOR, resolved.obj.__name__)
+        return members.get("__init__", [])
     return []
 
 
