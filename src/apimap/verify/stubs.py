@@ -2,9 +2,9 @@
 
 ``torch.abs``, ``torch.sum`` or ``torch.Tensor.view`` are implemented in C and
 have no :func:`inspect.signature`. The stubs declare them, with one ``def`` per
-overload; classes of the C extension (``torch.device``, ``torch.finfo``) by the
-``__init__`` overloads of their stub class. They are parsed with :mod:`ast`,
-never imported.
+overload. They are parsed with :mod:`ast`, never imported. The constructors of
+the C extension's classes are not read from their stub classes: those disagree
+with the runtime (the stub's ``finfo(dtype)`` is ``finfo(type)`` when called).
 """
 
 from __future__ import annotations
@@ -65,11 +65,6 @@ def lookup(resolved: Resolved) -> list[StubSignature]:
         for name in names:
             if name in index:
                 return index[name]
-    if isinstance(resolved.obj, type) and resolved.api.startswith("torch."):
-        # a class the C extension defines (torch.device, torch.finfo, torch.Generator):
-        # its constructor's overloads in the stub of torch._C
-        members = read_stub(root / TENSOR, resolved.obj.__name__)
-        return members.get("__init__", [])
     return []
 
 
