@@ -46,12 +46,14 @@ lint: $(CORE_STAMP)
 pytest: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(VENV)/bin/pytest -q
 
+# Every record on the pinned releases and, with --matrix, on the older paddle releases
+# (their environments .venv-paddle-<version> are created on first use).
 verify: $(VERIFY_STAMP) $(VISION_STAMP)
-	$(VENV)/bin/apimap verify mappings
+	$(VENV)/bin/apimap verify --matrix mappings
 
 test: lint pytest verify
 
-# Every record against the older paddle releases too (creates .venv-paddle-<version> on first use).
+# Re-measure and re-stamp every record, the older paddle releases included.
 matrix: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(VENV)/bin/apimap verify --matrix --update mappings
 
