@@ -221,3 +221,40 @@ def test_cli_exit_codes_and_json_report(tmp_path: Path, capsys: pytest.CaptureFi
     assert report["summary"]["pages"]["failed"] == 1
     assert [(p["code"], p["line"]) for p in report["problems"]] == [("IM001", 1)]
     assert main(["import", str(tmp_path / "nowhere.md"), "--out", str(out)]) == 2
+
+
+def test_characters_a_record_may_not_hold_raw_are_escaped_or_the_page_refused(
+    tmp_path: Path,
+) -> None:
+    # A legacy page with bidi overrides and line separators in its prose and in text the
+    # importer keeps as comments; and one whose table makes a record over the size cap.
+    page = (SPEC / "06_torch_more.md").read_text(encoding="utf-8")
+    hostile = page.replace("输入为负时的斜率", "输入为\u202e负时\u2066的斜率").replace(
+        "PyTorch 相比 Paddle", "PyTorch\u2028 相比\u0085 Paddle\u202d"
+    )
+    hostile += "\n## 其他\n\n无法对应\u202e的段落\u2029。\n"
+    rows = "".join(
+        f"| p{i} | - | {'很长的说明' * 40}，Paddle 无此参数，可直接删除。 |\n" for i in range(800)
+    )
+    huge = (
+        page.replace("| inplace | - |", rows + "| inplace | - |")
+        .replace("leaky_relu ", "leaky_relu6 ", 1)
+        .replace("] torch.nn.functional.leaky_relu\n", "] torch.nn.functional.relu6\n", 1)
+    )
+    sources = tmp_path / "pages"
+    sources.mkdir()
+    (sources / "hostile.md").write_text(hostile, encoding="utf-8")
+    (sources / "huge.md").write_text(huge, encoding="utf-8")
+    out = tmp_path / "mappings"
+    result = run_import([sources], out)
+    by_source = {Path(unit.source).name: unit for unit in result.units if unit.kind is Kind.PAGE}
+    written = by_source["hostile.md"].written
+    assert written is not None
+    raw = written.read_bytes()
+    doc, problems = loader.load(raw)
+    assert problems == [] and doc is not None
+    assert "输入为\u202e负时\u2066的斜率" in json.dumps(doc.data, ensure_ascii=False)
+    refused = by_source["huge.md"]
+    assert refused.outcome is Outcome.FAILED
+    assert [p.code for p in refused.problems if p.code == "IM009"] == ["IM009"]
+    assert sorted(p.name for p in out.rglob("*") if p.is_file()) == [written.name]
