@@ -238,7 +238,7 @@ def _too_deep(text: str) -> LoadProblem | None:
     depth = 0
     try:
         while True:
-            event = parser.get_event()
+            event: Any = parser.get_event()
             kind = event.__class__
             if kind is SequenceStartEvent or kind is MappingStartEvent:
                 depth += 1
@@ -249,7 +249,7 @@ def _too_deep(text: str) -> LoadProblem | None:
                     )
             elif kind is SequenceEndEvent or kind is MappingEndEvent:
                 depth -= 1
-            elif kind is StreamEndEvent:
+            elif kind is StreamEndEvent or event is None:
                 return None
     except yaml.YAMLError as exc:
         return _syntax_problem(exc)
