@@ -226,3 +226,11 @@ def test_the_nesting_bound_holds_for_records() -> None:
         assert loader.nesting_bound(text) >= depth
     record = (ROOT / "mappings" / "torch" / "torch.load.yaml").read_text(encoding="utf-8")
     assert loader.nesting_bound(record) < loader.SAFE_COMPOSE_DEPTH / 4
+
+
+def test_a_syntax_error_at_the_end_of_the_stream_is_placed_in_the_file() -> None:
+    # libyaml reports the end of a file without a final newline on the line after it
+    # (found by the fuzz suite: check input 1:16 of seed 20240519).
+    for text, place in [("torch_api: torch.mul\nzh_na", (2, 6)), ("a: [1,\n  2", (2, 4))]:
+        _, problems = loader.parse(text)
+        assert [(p.code, p.line, p.col) for p in problems] == [("AM002", *place)], text

@@ -204,14 +204,19 @@ def load(raw: bytes) -> tuple[Document | None, list[LoadProblem]]:
     return doc, problems + parse_problems
 
 
-def _syntax_problem(exc: yaml.YAMLError) -> LoadProblem:
-    if isinstance(exc, yaml.MarkedYAMLError):
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        col = mark.column + 1 if mark else 1
-        detail = " ".join(filter(None, [exc.context, exc.problem]))
-        return LoadProblem(SYNTAX.code, line, col, detail)
-    return LoadProblem(SYNTAX.code, 1, 1, str(exc))  # errors without a mark
+def _syntax_problem(exc: yaml.YAMLError, text: str) -> LoadProblem:
+    """The syntax error at its place, moved back into the file when libyaml reports the end of
+    the stream (the line after a last line without a newline)."""
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return LoadProblem(SYNTAX.code, 1, 1, str(exc))  # errors without a mark
+    mark = exc.problem_mark or exc.context_mark
+    lines = text.split("\n")
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    if line > len(lines):
+        line, col = len(lines), len(lines[-1]) + 1
+    col = min(col, len(lines[line - 1]) + 1)
+    detail = " ".join(filter(None, [exc.context, exc.problem]))
+    return LoadProblem(SYNTAX.code, line, col, detail)
 
 
 def nesting_bound(text: str) -> int:
@@ -252,7 +257,7 @@ def _too_deep(text: str) -> LoadProblem | None:
             elif kind is StreamEndEvent or event is None:
                 return None
     except yaml.YAMLError as exc:
-        return _syntax_problem(exc)
+        return _syntax_problem(exc, text)
     finally:
         parser.dispose()
 
@@ -267,7 +272,7 @@ def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
     try:
         root = parser.get_single_node()
     except yaml.YAMLError as exc:
-        return None, [_syntax_problem(exc)]
+        return None, [_syntax_problem(exc, text)]
     finally:
         parser.dispose()
     if root is None:

@@ -241,6 +241,21 @@ def test_a_canonical_form_that_changes_a_value_is_refused_where_the_value_is(
     assert (refused.value.line, refused.value.col) == (5, 13)
 
 
+@pytest.mark.parametrize(
+    "tail",
+    ["examples:\n  - just text\n", "examples:\n  - cases: [[1]]\n", "notes:\n  - [x]\n"],
+)
+def test_records_of_the_wrong_shape_are_formatted_not_crashed(tail: str) -> None:
+    # Found by the fuzz suite: telling record formats apart assumed examples and notes to be
+    # mappings (AttributeError on fmt input 0:72 of seed 20240519).
+    formatted = format_text(CANONICAL_DIST + tail, None)
+    original, _ = loader.parse(CANONICAL_DIST + tail)
+    again, problems = loader.load(formatted.encode("utf-8"))
+    assert problems == [] and original is not None and again is not None
+    assert again.data == original.data
+    assert format_text(formatted, None) == formatted
+
+
 def test_unloadable_file_is_refused() -> None:
     with pytest.raises(NotFormattable, match="AM002"):
         format_text("torch_api: [unclosed\n", None)
