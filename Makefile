@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 VISION_STAMP := $(VISION_VENV)/.installed
 
-.PHONY: main test lint pytest verify bench bench-site bench-verify bench-scan
+.PHONY: main test lint pytest fuzz verify bench bench-site bench-verify bench-scan
 
 # Main environment: apimap, the site toolchain, the browser driver, torch 2.13.0 (CPU) and
 # paddle 3.3.1. `pip install torch==2.13.0` takes this machine's local CPU wheel.
@@ -34,6 +34,10 @@ lint: $(STAMP)
 
 pytest: $(STAMP) $(VISION_STAMP)
 	$(VENV)/bin/pytest -q
+
+# The fuzz suite alone (pytest runs it too); APIMAP_FUZZ_SCALE=10 tries ten times as many inputs.
+fuzz: $(STAMP)
+	$(VENV)/bin/pytest -q tests/fuzz
 
 verify: $(STAMP) $(VISION_STAMP)
 	$(VENV)/bin/apimap verify mappings
