@@ -62,7 +62,7 @@ PURE_PATH = frozenset(
     {"join", "basename", "dirname", "exists", "isfile", "isdir", "getsize", "splitext", "split"}
 )
 RESTRICTED: dict[str, frozenset[str]] = {
-    "os": frozenset({"path", "sep"}),
+    "os": frozenset({"path", "sep", "makedirs", "mkdir", "listdir"}),
     "os.path": PURE_PATH,
     "io": frozenset({"BytesIO", "StringIO", "open"}),
     "pathlib": frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath"}),
@@ -94,6 +94,8 @@ ATTRIBUTE_BUILTINS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 OPENERS = frozenset({"open", "io.open", "pathlib.Path", "pathlib.PurePath"}) | frozenset(
     {"pathlib.PosixPath", "pathlib.PurePosixPath"}
 )
+FOLDER_FUNCTIONS = frozenset({"os.makedirs", "os.mkdir", "os.listdir"})
+"""Functions of ``os`` allowed on a temporary folder only."""
 PATH_ESCAPES = frozenset({"parent", "parents", "home", "cwd", "expanduser", "readlink"})
 TEMP_SOURCES = frozenset({"tempfile.mkdtemp", "tempfile.gettempdir"})
 PRELOADED = {"np": "numpy", "torch": "torch", "paddle": "paddle", "torchvision": "torchvision"}
@@ -205,13 +207,10 @@ def _system(name: str) -> bool:
     return name.strip("_") in SYSTEM
 
 
-def _safe_part(node: ast.expr) -> bool:
-    """A literal path part that stays inside the folder it is joined to."""
-    if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
-        return False
-    text = node.value
+def _stays_inside(text: str) -> bool:
+    """A piece of a path that neither starts at the root (or home) nor climbs with ``..``."""
     parts = text.replace("\\", "/").split("/")
-    return bool(text) and not text.startswith(("/", "~")) and ".." not in parts and "\0" not in text
+    return not text.startswith(("/", "~")) and ".." not in parts and "\0" not in text
 
 
 def _safe_suffix(node: ast.expr) -> bool:
@@ -219,15 +218,25 @@ def _safe_suffix(node: ast.expr) -> bool:
     if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
         return False
     rest = node.value.removeprefix("/")
-    return bool(rest) and _safe_part(ast.Constant(rest))
+    return bool(rest) and _stays_inside(rest)
+
+
+def _one_of(values: list[ast.expr]) -> ast.expr:
+    """Stands for "one of ``values``": what a loop binds to its target."""
+    return ast.Tuple(elts=values, ctx=ast.Load())
+
+
+_AN_INTEGER = ast.Constant(0)
 
 
 class _Scope:
     """The names of one snippet: which modules they stand for, which hold temporary paths.
 
-    Only ``name = value`` (and ``with tempfile.TemporaryDirectory() as name``) records a
-    value; any other binding of a name (a loop, unpacking, an argument, a definition, an
-    import) counts as an unknown value, so such a name never holds a temporary path.
+    Only ``name = value``, ``with tempfile.TemporaryDirectory() as name`` and a loop over
+    literals (``for name in ['a', 'b']``, ``for i in range(n)``, ``for i, name in
+    enumerate([...])``) record values; any other binding of a name (unpacking, an argument, a
+    definition, an import) counts as an unknown value, so such a name never holds a temporary
+    path nor a safe part of one.
     """
 
     def __init__(
@@ -265,10 +274,55 @@ class _Scope:
         elif isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
             entered = self._made_temporary_directory(node.context_expr)
             self._value(node.optional_vars, _ENTERED if entered else None)
+        elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            self._loop(node.target, node.iter)
         else:
             bound = _bound_name(node)
             if bound is not None:
                 self._unknown(bound)
+
+    def _loop(self, target: ast.expr, iterable: ast.expr) -> None:
+        """Values of a loop's targets when it runs over literals (else nothing: unknown)."""
+        if isinstance(iterable, ast.List | ast.Tuple | ast.Set):
+            self._value(target, _one_of(iterable.elts))
+        elif isinstance(iterable, ast.Call) and _is_name(iterable.func, "range"):
+            self._value(target, _AN_INTEGER)
+        elif (
+            isinstance(iterable, ast.Call)
+            and _is_name(iterable.func, "enumerate")
+            and len(iterable.args) == 1
+            and isinstance(iterable.args[0], ast.List | ast.Tuple)
+            and isinstance(target, ast.Tuple)
+            and len(target.elts) == 2
+        ):
+            self._value(target.elts[0], _AN_INTEGER)
+            self._value(target.elts[1], _one_of(iterable.args[0].elts))
+
+    def safe_part(self, node: ast.expr) -> bool:
+        """A part joined to a temporary folder that stays inside it: a literal, a name that
+        only ever holds such literals or integers, or an f-string made of them."""
+        if isinstance(node, ast.Constant):
+            value = node.value
+            text = value if isinstance(value, str) else None
+            return isinstance(value, int) or (bool(text) and _stays_inside(text or ""))
+        if isinstance(node, ast.Tuple):
+            return all(self.safe_part(item) for item in node.elts)
+        if isinstance(node, ast.Name):
+            values = self.assigned.get(node.id)
+            return bool(values) and all(
+                value is not None and not isinstance(value, ast.Name) and self.safe_part(value)
+                for value in values or []
+            )
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(
+                str(part.value) if isinstance(part, ast.Constant) else "x" for part in node.values
+            )
+            return _stays_inside(text) and all(
+                isinstance(part, ast.Constant) or self.safe_part(part.value)
+                for part in node.values
+                if isinstance(part, ast.Constant | ast.FormattedValue)
+            )
+        return False
 
     def _unknown(self, name: str) -> None:
         self.assigned.setdefault(name, []).append(None)
@@ -325,7 +379,7 @@ class _Scope:
             return node.attr == "name" and self._made_temporary_directory(node.value)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Div):
-                return self.is_temporary(node.left, names) and _safe_part(node.right)
+                return self.is_temporary(node.left, names) and self.safe_part(node.right)
             if isinstance(node.op, ast.Add):
                 return self.is_temporary(node.left, names) and _safe_suffix(node.right)
             return False
@@ -340,13 +394,13 @@ class _Scope:
             return (
                 bool(node.args)
                 and self.is_temporary(node.args[0], names)
-                and all(_safe_part(part) for part in node.args[1:])
+                and all(self.safe_part(part) for part in node.args[1:])
             )
         if _is_name(node.func, "str") and "str" not in self.assigned:
             return len(node.args) == 1 and self.is_temporary(node.args[0], names)
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("joinpath", "with_name"):
             return self.is_temporary(node.func.value, names) and all(
-                _safe_part(part) for part in node.args
+                self.safe_part(part) for part in node.args
             )
         return False
 
@@ -499,7 +553,7 @@ class _Checker:
                 yield from self._attribute_by_name(node, func.id)
             return
         called = self.scope.dotted(func)
-        if called in OPENERS:
+        if called in OPENERS | FOLDER_FUNCTIONS:
             path = node.args[0] if node.args else _keyword(node, "file", "path")
             opened = path is not None and self.scope.is_temporary(path)
             if called.startswith("pathlib."):
@@ -541,10 +595,18 @@ class _Checker:
 
     def _framework_answer(self, target: ast.expr, name: ast.expr) -> bool:
         """``getattr(paddle, paddle.get_default_dtype())``: a framework module and the answer of
-        one of its own functions called without arguments."""
+        one of its own functions, called with literal arguments none of which names a system
+        module or an internal attribute (``np.str_('os')`` is refused)."""
         if not isinstance(target, ast.Name) or self.scope.modules.get(target.id) not in FRAMEWORKS:
             return False
-        if not isinstance(name, ast.Call) or name.args or name.keywords:
+        if not isinstance(name, ast.Call):
+            return False
+        arguments = [*name.args, *(keyword.value for keyword in name.keywords)]
+        if not all(
+            isinstance(argument, ast.Constant)
+            and not (isinstance(argument.value, str) and _internal_name(argument.value))
+            for argument in arguments
+        ):
             return False
         called = self.scope.dotted(name.func)
         return called is not None and called.split(".")[0] in FRAMEWORKS
