@@ -234,3 +234,10 @@ def test_a_syntax_error_at_the_end_of_the_stream_is_placed_in_the_file() -> None
     for text, place in [("torch_api: torch.mul\nzh_na", (2, 6)), ("a: [1,\n  2", (2, 4))]:
         _, problems = loader.parse(text)
         assert [(p.code, p.line, p.col) for p in problems] == [("AM002", *place)], text
+
+
+def test_a_document_of_only_a_marker_is_placed_in_the_file() -> None:
+    # Found by the fuzz suite (hypothesis): libyaml places the empty document of "---" on the
+    # line after it.
+    _, problems = loader.load(b"---")
+    assert [(p.code, p.line, p.col) for p in problems] == [("AM008", 1, 4)]

@@ -204,17 +204,22 @@ def load(raw: bytes) -> tuple[Document | None, list[LoadProblem]]:
     return doc, problems + parse_problems
 
 
-def _syntax_problem(exc: yaml.YAMLError, text: str) -> LoadProblem:
-    """The syntax error at its place, moved back into the file when libyaml reports the end of
-    the stream (the line after a last line without a newline)."""
-    if not isinstance(exc, yaml.MarkedYAMLError):
-        return LoadProblem(SYNTAX.code, 1, 1, str(exc))  # errors without a mark
-    mark = exc.problem_mark or exc.context_mark
+def _placed(problem: LoadProblem, text: str) -> LoadProblem:
+    """``problem`` moved back into the file when libyaml places it at the end of the stream
+    (the line after a last line without a newline, or after ``---``)."""
     lines = text.split("\n")
-    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    line, col = problem.line, problem.col
     if line > len(lines):
         line, col = len(lines), len(lines[-1]) + 1
     col = min(col, len(lines[line - 1]) + 1)
+    return LoadProblem(problem.code, line, col, problem.detail)
+
+
+def _syntax_problem(exc: yaml.YAMLError) -> LoadProblem:
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return LoadProblem(SYNTAX.code, 1, 1, str(exc))  # errors without a mark
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     detail = " ".join(filter(None, [exc.context, exc.problem]))
     return LoadProblem(SYNTAX.code, line, col, detail)
 
@@ -257,13 +262,18 @@ def _too_deep(text: str) -> LoadProblem | None:
             elif kind is StreamEndEvent or event is None:
                 return None
     except yaml.YAMLError as exc:
-        return _syntax_problem(exc, text)
+        return _syntax_problem(exc)
     finally:
         parser.dispose()
 
 
 def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
-    """Parse YAML text into a :class:`Document` (or report why not)."""
+    """Parse YAML text into a :class:`Document` (or report why not, inside the file)."""
+    doc, problems = _parse(text)
+    return doc, [_placed(problem, text) for problem in problems]
+
+
+def _parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
     if nesting_bound(text) > SAFE_COMPOSE_DEPTH:
         deep = _too_deep(text)
         if deep is not None:
@@ -272,7 +282,7 @@ def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
     try:
         root = parser.get_single_node()
     except yaml.YAMLError as exc:
-        return None, [_syntax_problem(exc, text)]
+        return None, [_syntax_problem(exc)]
     finally:
         parser.dispose()
     if root is None:
