@@ -15,9 +15,10 @@ from apimap.categories import Category, Section
 from apimap.check import check_source
 from apimap.cli import main
 from apimap.corpus import load_entries
+from apimap.importer.problems import INVALID, Problem
 from apimap.importer.record_data import record_fields
 from apimap.importer.report import summary, write_text
-from apimap.importer.run import Kind, Outcome, run_import
+from apimap.importer.run import ImportResult, Kind, Outcome, Unit, run_import
 from apimap.importer.writer import KEPT_HEADER
 from apimap.model import Record
 from apimap.paths import record_path
@@ -286,3 +287,15 @@ def test_a_page_of_many_bad_rows_costs_a_few_validations(
     assert unit.record is not None
     assert sum(1 for p in unit.problems if p.code == "IM103") == 2000
     assert calls <= 5
+
+
+def test_the_text_report_keeps_one_line_per_problem() -> None:
+    # Page text quoted in a problem may hold line breaks and bidi overrides.
+    unit = Unit(Kind.PAGE, "pages/a\nb.md", None, [Problem(INVALID, 3, "x\ny\u202ez\u2028w")])
+    out = io.StringIO()
+    write_text(ImportResult(files=1, units=[unit]), out, Path("mappings"))
+    first = out.getvalue().splitlines()[0]
+    assert (
+        first
+        == "pages/a\\nb.md:3: IM009 failure: 无法构成合法的记录 (cannot form a valid record): x\\ny\\u202ez\\u2028w"
+    )
