@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from apimap import derived
+from apimap import derived, pycode
 from apimap.categories import Action, ApiType, RowKind
 from apimap.model import ParamRow, Record
 from apimap.signature import Param, ParamKind, Signature
@@ -120,12 +120,10 @@ def _full_names(record: Record) -> dict[str, str]:
 def parse_call(code: str) -> ast.Module:
     """The call's syntax tree; a single expression becomes ``result = <expression>``."""
     try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        line = exc.lineno if isinstance(exc, SyntaxError) else None
-        raise CallError(
-            f"不是合法的 Python (not valid Python)：{type(exc).__name__}", line
-        ) from None
+        tree = pycode.parse_module(code)
+    except SyntaxError as exc:
+        reason = exc.msg if isinstance(exc, pycode.CodeTooComplex) else type(exc).__name__
+        raise CallError(f"不是合法的 Python (not valid Python)：{reason}", exc.lineno) from None
     if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
         value = tree.body[0].value
         assign = ast.Assign(targets=[ast.Name(RESULT, ast.Store())], value=value)
@@ -265,8 +263,8 @@ def _name_node(dotted: str) -> ast.expr:
 
 def _expression(text: str, what: str) -> ast.expr:
     try:
-        return ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return pycode.parse_expression(text)
+    except SyntaxError:
         raise CallError(f"{what} 不是合法的 Python 表达式 (not a Python expression)") from None
 
 
@@ -747,9 +745,9 @@ def _literal_default(param: Param) -> ast.expr | None:
     if param.default is None:
         return None
     try:
-        node = ast.parse(param.default, mode="eval").body
+        node = pycode.parse_expression(param.default)
         ast.literal_eval(node)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError):
         return None
     return node
 

@@ -4,7 +4,9 @@ The file starts with the schema line every record carries, followed by the
 source text the record has no place for (one comment block per loss, with its
 source line). The YAML body is the canonical form of :mod:`apimap.emit`, so
 ``apimap check`` finds it formatted; before anything is written the text is
-loaded back and must give the same record.
+loaded back exactly as ``apimap check`` reads a file (size cap, encoding,
+control characters) and must give the same record. Kept source text is
+written with the characters a record file may not hold raw as escapes.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from apimap.importer.problems import Problem, Severity
 from apimap.importer.record_data import record_fields
 from apimap.model import Record
 from apimap.paths import record_path
+from apimap.textchars import escape_refused, one_line
 from apimap.validate import validate
 from apimap.yamlcomments import Comments
 
@@ -38,13 +41,12 @@ def kept_comments(source: str, problems: list[Problem]) -> list[str]:
     losses = [p for p in problems if p.severity is Severity.LOSS and p.kept is not None]
     if not losses:
         return []
-    lines = [KEPT_HEADER, f"# 来源 (source): {source}"]
+    lines = [KEPT_HEADER, f"# 来源 (source): {one_line(source)}"]
     for problem in losses:
-        lines.append(
-            f"# {problem.code} 第 {problem.line} 行 (line {problem.line}): {problem.message()}"
-        )
+        message = escape_refused(one_line(problem.message()))
+        lines.append(f"# {problem.code} 第 {problem.line} 行 (line {problem.line}): {message}")
         kept = problem.kept or ""
-        lines += [f"#   {text}".rstrip() for text in kept.splitlines() or [""]]
+        lines += [f"#   {escape_refused(text)}".rstrip() for text in kept.splitlines() or [""]]
     return lines
 
 
@@ -54,9 +56,14 @@ def record_text(record: Record, source: str, problems: list[Problem]) -> str:
     head = [schema_comment(relpath), *kept_comments(source, problems)]
     data = record_fields(record)
     text = render(data, Comments(head=head))
-    doc, _ = loader.parse(text)
-    again = validate(doc)[0] if doc is not None else None
-    if again is None or again != Record.model_validate(data) or doc is None or doc.data != data:
+    doc, load_problems = loader.load(text.encode("utf-8"))
+    if doc is None:
+        problem = load_problems[-1]
+        raise WriteError(
+            f"写出的记录无法读回 (the record would not load)：{problem.code} {problem.detail}"
+        )
+    again = validate(doc)[0]
+    if again is None or again != Record.model_validate(data) or doc.data != data:
         raise WriteError("写出的 YAML 读回后与记录不同 (written YAML does not load back the same)")
     return text
 

@@ -70,6 +70,12 @@ def _job_failure(result: JobResult, where: Path) -> Finding | None:
     return None
 
 
+def _outcomes(result: JobResult, count: int) -> list[Any] | None:
+    """The outcome of each of ``count`` runs, or ``None`` when the job did not give them."""
+    outcomes = result.data.get("runs")
+    return outcomes if isinstance(outcomes, list) and len(outcomes) == count else None
+
+
 def _issues(result: JobResult | None) -> list[Finding]:
     if result is None:
         return []
@@ -255,13 +261,14 @@ def judge(
     probe_count = 0
     if torch_runs is not None and paddle_runs is not None and plan.runs:
         failure = _job_failure(torch_runs, ()) or _job_failure(paddle_runs, ())
-        if failure is not None:
+        torch_outcomes = _outcomes(torch_runs, len(plan.runs))
+        paddle_outcomes = _outcomes(paddle_runs, len(plan.runs))
+        if torch_outcomes is None or paddle_outcomes is None:
+            findings.append(failure or Finding(INTERNAL_ERROR, (), "验证结果不完整 (incomplete)"))
+        elif failure is not None:
             findings.append(failure)
         else:
-            outcomes = zip(
-                plan.runs, torch_runs.data["runs"], paddle_runs.data["runs"], strict=True
-            )
-            for spec, torch, paddle in outcomes:
+            for spec, torch, paddle in zip(plan.runs, torch_outcomes, paddle_outcomes, strict=True):
                 if spec.probe is None:
                     own = _own_run(spec, torch, paddle)
                     findings += own

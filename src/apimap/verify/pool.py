@@ -85,16 +85,15 @@ class Worker:
         self.directory = tempfile.TemporaryDirectory(prefix="apimap-verify-")
         self.stderr_path = Path(self.directory.name) / "stderr.log"
         self.stderr: IO[bytes] = self.stderr_path.open("wb")
-        command = sandbox.command([python, "-m", "apimap.verify.worker", side], self.directory.name)
-        self.process = subprocess.Popen(
-            command,
+        self.sandboxed = sandbox.start(
+            [python, "-m", "apimap.verify.worker", side],
+            self.directory.name,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,
-            cwd=self.directory.name,
             env=worker_environment(),
-            preexec_fn=sandbox.limit,
         )
+        self.process = self.sandboxed.process
         self._buffer = b""
 
     def wait_ready(self, timeout: float) -> dict[str, str]:
@@ -182,6 +181,7 @@ class Worker:
                 with contextlib.suppress(OSError):
                     pipe.close()
         self.stderr.close()
+        self.sandboxed.release()
         self.directory.cleanup()
 
     def kill(self) -> None:
