@@ -230,3 +230,14 @@ def test_a_missing_mechanism_degrades_with_a_warning(monkeypatch: pytest.MonkeyP
     assert any("bubblewrap" in warning for warning in bare.warnings)
     assert any("网络命名空间" in warning for warning in bare.warnings)
     assert bare.command(["python"], "/tmp") == ["python"]
+
+
+def test_a_worker_inherits_none_of_the_callers_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    from apimap.verify.pool import worker_environment
+
+    monkeypatch.setenv("GITHUB_TOKEN", "secret")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    env = worker_environment("/tmp/work")
+    assert "GITHUB_TOKEN" not in env
+    assert env["PATH"] == "/usr/bin:/bin" and env["HOME"] == "/tmp/work"
+    assert env["CUDA_VISIBLE_DEVICES"] == "" and "PYTHONPATH" in env
