@@ -269,3 +269,20 @@ def test_a_parameter_before_varargs_comes_by_position() -> None:
 def test_a_converted_varargs_argument_is_unpacked() -> None:
     derived_code = derive(PROD, "y = torch.cartesian_prod(a, b)").paddle
     assert derived_code == "y = paddle.atleast_1d(*[t for t in (a, b)])"
+
+
+MESHGRID = record(
+    torch_api="torch.meshgrid",
+    torch_signature="torch.meshgrid(*tensors, indexing=None)",
+    paddle_api="paddle.meshgrid",
+    paddle_signature="paddle.meshgrid(*args, **kwargs)",
+    params=[
+        {"torch": "*tensors", "paddle": "*args", "desc": "张量"},
+        {"torch": "indexing", "paddle": "**kwargs", "desc": "方式"},
+    ],
+)
+
+
+def test_an_argument_paddle_takes_through_kwargs_keeps_its_name() -> None:
+    derived_code = derive(MESHGRID, "a, b = torch.meshgrid(x, y, indexing='ij')").paddle
+    assert derived_code == "a, b = paddle.meshgrid(x, y, indexing='ij')"

@@ -39,7 +39,7 @@ def test_literal_block_lines_map_to_file_lines() -> None:
 
 
 def test_block_positions_never_leave_the_line_or_the_file() -> None:
-    text = "a:\n  code: |\n    x = 1\n\n    y = \"\"\"\n"
+    text = 'a:\n  code: |\n    x = 1\n\n    y = """\n'
     doc, _ = loader.parse(text)
     assert doc is not None
     assert doc.text_loc(("a", "code"), 2, 40) == Loc(4, 1)  # the empty line in the block

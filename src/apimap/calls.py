@@ -572,7 +572,13 @@ def _paddle_arguments(
         if _positional_only(record, targets):
             positional.append(value)
             continue
-        keywords += [ast.keyword(target, copy.deepcopy(value)) for target in targets]
+        for target in targets:
+            if target.startswith("**"):  # paddle takes it through **kwargs, by its torch name
+                keywords.append(ast.keyword(name.lstrip("*"), copy.deepcopy(value)))
+            elif target.startswith("*"):
+                positional.append(copy.deepcopy(value))
+            else:
+                keywords.append(ast.keyword(target, copy.deepcopy(value)))
     keywords += _settings(record, state, passed or bound, node.lineno, variant)
     if positional:
         positional, keywords = _before_varargs(record, positional, keywords)
