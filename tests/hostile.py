@@ -200,9 +200,16 @@ class _Page(HTMLParser):
         self._script = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        # a page's description is the record's text by design (link previews); it must be
+        # plain: no markup characters survive into it
+        description = tag == "meta" and ("name", "description") in attrs
         for name, value in attrs:
             if name.startswith("on"):
                 self.problems.append(f"<{tag} {name}=...>")
+            if description and name == "content" and value is not None:
+                if any(character in value for character in "<>\"'`"):
+                    self.problems.append(f"<meta description {value!r}> (markup characters)")
+                continue
             if value and (MARK in value or value.strip().lower().startswith("javascript:")):
                 self.problems.append(f"<{tag} {name}={value!r}>")
             if value and "_downloads/" in value:

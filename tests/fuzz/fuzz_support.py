@@ -29,6 +29,7 @@ from apimap.emit import render
 from apimap.fix import fix_text
 from apimap.importer.run import run_import
 from apimap.migrate import is_format_one, migrate
+from apimap.pins import PADDLE_RELEASES
 from apimap.render import views
 from apimap.render.names import api_docname
 from apimap.render.templates import environment
@@ -385,6 +386,7 @@ def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
             categories=[],
             section_names=[],
             unsectioned="",
+            releases=list(PADDLE_RELEASES),
         )
         pages["migration"] = render_template(
             _ENV, "migration.md.j2", "migration", items=views.migration_items(entries)
