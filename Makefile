@@ -8,7 +8,7 @@ CORE_STAMP := $(VENV)/.installed-core
 VERIFY_STAMP := $(VENV)/.installed-verify
 VISION_STAMP := $(VISION_VENV)/.installed
 
-.PHONY: main test lint pytest verify matrix bench bench-site bench-verify bench-startup bench-scan
+.PHONY: main test lint pytest fuzz verify matrix bench bench-site bench-verify bench-startup bench-scan
 
 # Main environment, first the part `make main` needs: apimap, the site toolchain, the
 # browser driver and the dev tools. No torch, no paddle.
@@ -46,12 +46,18 @@ lint: $(CORE_STAMP)
 pytest: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(VENV)/bin/pytest -q
 
+# The fuzz suite alone (pytest runs it too); APIMAP_FUZZ_SCALE=10 tries ten times as many inputs.
+fuzz: $(VERIFY_STAMP)
+	$(VENV)/bin/pytest -q tests/fuzz
+
+# Every record on the pinned releases and, with --matrix, on the older paddle releases
+# (their environments .venv-paddle-<version> are created on first use).
 verify: $(VERIFY_STAMP) $(VISION_STAMP)
-	$(VENV)/bin/apimap verify mappings
+	$(VENV)/bin/apimap verify --matrix mappings
 
 test: lint pytest verify
 
-# Every record against the older paddle releases too (creates .venv-paddle-<version> on first use).
+# Re-measure and re-stamp every record, the older paddle releases included.
 matrix: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(VENV)/bin/apimap verify --matrix --update mappings
 

@@ -234,3 +234,55 @@ def test_a_default_is_not_repeated_for_an_argument_kept_in_place() -> None:
 def test_the_in_place_variant_gets_the_real_paddle_names() -> None:
     assert derive(AMAX, "y = x.amax(dim=1)").paddle == "y = x.amax(dim=1)"
     assert derive(AMAX, "x.amax_(dim=1)").paddle == "result = x.amax_(axis=1)"
+
+
+EINSUM = record(
+    torch_api="torch.einsum",
+    torch_signature="torch.einsum(equation, *operands)",
+    paddle_api="paddle.einsum",
+    paddle_signature="paddle.einsum(equation, *operands)",
+    params=[{"torch": "equation", "desc": "式子"}, {"torch": "*operands", "desc": "张量"}],
+)
+PROD = record(
+    torch_api="torch.cartesian_prod",
+    torch_signature="torch.cartesian_prod(*tensors)",
+    paddle_api="paddle.atleast_1d",
+    paddle_signature="paddle.atleast_1d(*inputs, name=None)",
+    params=[
+        {
+            "torch": "*tensors",
+            "paddle": "*inputs",
+            "kind": "usage_diff",
+            "desc": "张量",
+            "diff": "示例",
+            "convert": "[t for t in value]",
+            "action": "rewrite",
+        }
+    ],
+)
+
+
+def test_a_parameter_before_varargs_comes_by_position() -> None:
+    assert derive(EINSUM, "y = torch.einsum('ii->i', a)").paddle == "y = paddle.einsum('ii->i', a)"
+
+
+def test_a_converted_varargs_argument_is_unpacked() -> None:
+    derived_code = derive(PROD, "y = torch.cartesian_prod(a, b)").paddle
+    assert derived_code == "y = paddle.atleast_1d(*[t for t in (a, b)])"
+
+
+MESHGRID = record(
+    torch_api="torch.meshgrid",
+    torch_signature="torch.meshgrid(*tensors, indexing=None)",
+    paddle_api="paddle.meshgrid",
+    paddle_signature="paddle.meshgrid(*args, **kwargs)",
+    params=[
+        {"torch": "*tensors", "paddle": "*args", "desc": "张量"},
+        {"torch": "indexing", "paddle": "**kwargs", "desc": "方式"},
+    ],
+)
+
+
+def test_an_argument_paddle_takes_through_kwargs_keeps_its_name() -> None:
+    derived_code = derive(MESHGRID, "a, b = torch.meshgrid(x, y, indexing='ij')").paddle
+    assert derived_code == "a, b = paddle.meshgrid(x, y, indexing='ij')"

@@ -84,3 +84,46 @@ def test_worker_pool_gives_the_same_result_as_one_process(
     parallel = run_check([tmp_path / "mappings"], jobs=2)
     assert parallel.diagnostics == serial.diagnostics
     assert {d.code for d in serial.diagnostics} == {"AM240", "AM250", "AM501", "AM701"}
+
+
+CHAIN = " + ".join(["x"] * 1500)
+"""Code nesting 1,500 levels deep: it parses, but every tree walker recurses once per level."""
+HUGE = "y = [" + "1, " * 9000 + "]"
+"""Code longer than any example should be."""
+
+
+@pytest.mark.parametrize(
+    ("where", "old", "new", "expected"),
+    [
+        ("call", "  - torch: torch.abs(x)", f"  - torch: torch.abs({CHAIN})", ("AM221", 16)),
+        (
+            "convert",
+            "    desc: 输入的 Tensor",
+            f"    desc: 输入的 Tensor\n    kind: type_diff\n    diff: 不同\n    convert: {CHAIN}",
+            ("AM221", 19),
+        ),
+        (
+            "signature",
+            "torch.abs(input, *, out=None)",
+            f"torch.abs(input, *, out={CHAIN})",
+            ("AM207", 4),
+        ),
+        (
+            "setup",
+            "  - torch: torch.abs(x)",
+            f"  - setup:\n      torch: {HUGE}\n      paddle: y = 1\n    torch: torch.abs(x)",
+            ("AM232", 17),
+        ),
+    ],
+)
+def test_code_too_deep_or_too_long_is_reported_not_crashed(
+    tmp_path: Path, where: str, old: str, new: str, expected: tuple[str, int]
+) -> None:
+    record = copy_clean_record(tmp_path)
+    text = record.read_text(encoding="utf-8")
+    assert old in text
+    record.write_text(text.replace(old, new, 1), encoding="utf-8")
+    result = run_check([tmp_path / "mappings"], ignore={"AM7"})
+    found = [(d.code, d.line) for d in result.diagnostics]
+    assert "AM000" not in {code for code, _ in found}, result.diagnostics
+    assert expected in found, where

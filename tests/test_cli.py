@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -109,6 +110,27 @@ def test_allowlist_accepts_and_goes_stale(corpus: Path, capsys: pytest.CaptureFi
     assert "allowlist.yaml:2:5: AM601" in capsys.readouterr().out
     _break(corpus)
     assert main(["check", "--no-cache"]) == 0
+
+
+def test_quoted_record_text_never_breaks_the_one_line_per_diagnostic_output(
+    corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Keys and values quoted in messages may hold newlines, line separators or bidi overrides.
+    record = corpus / "mappings" / "torch" / "torch.abs.yaml"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(
+        text + '"x\\ny\\u2028z\\u202e": 1\n"a\\rb": 2\n' + '"q\\u0085": 3\n', encoding="utf-8"
+    )
+    for fmt, pattern in [
+        ("text", r"(mappings/\S+:\d+:\d+: AM\d{3} .*|    提示 \(hint\): .*|检查了 .*)"),
+        ("github", r"(::(error|warning) file=\S+::.*|检查了 .*)"),
+    ]:
+        assert main(["check", "--no-cache", "--format", fmt]) == 1
+        lines = capsys.readouterr().out.splitlines()
+        assert sum("AM101" in line for line in lines) == 3, lines
+        for line in lines:
+            assert re.fullmatch(pattern, line), line
+            assert not any(char in line for char in "\r\x85\u2028\u2029\u202e"), line
 
 
 def test_every_bad_fixture_in_one_run_never_tracebacks(tmp_path: Path) -> None:

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from apimap import loader
 from apimap.location import Loc
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_positions_of_values_and_keys_are_one_based() -> None:
@@ -26,7 +34,17 @@ def test_unknown_path_falls_back_to_nearest_ancestor() -> None:
 def test_literal_block_lines_map_to_file_lines() -> None:
     doc, _ = loader.parse("code: |\n  x = 1\n  y = (\n")
     assert doc is not None
-    assert doc.text_loc(("code",), 2) == Loc(3, 7)
+    assert doc.text_loc(("code",), 2) == Loc(3, 3)
+    assert doc.text_loc(("code",), 2, 5) == Loc(3, 7)
+
+
+def test_block_positions_never_leave_the_line_or_the_file() -> None:
+    text = 'a:\n  code: |\n    x = 1\n\n    y = """\n'
+    doc, _ = loader.parse(text)
+    assert doc is not None
+    assert doc.text_loc(("a", "code"), 2, 40) == Loc(4, 1)  # the empty line in the block
+    assert doc.text_loc(("a", "code"), 3, 40) == Loc(5, 12)
+    assert doc.text_loc(("a", "code"), 9) == Loc(6, 1)  # past the end: the last line
 
 
 def test_yaml11_scalars_stay_the_text_written() -> None:
@@ -121,6 +139,34 @@ def test_decode_reports_bidirectional_overrides() -> None:
     assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 7)]
 
 
+def test_c1_control_characters_are_refused() -> None:
+    for char in ["\x80", "\x9b", "\x9f"]:
+        text, problems = loader.decode(f"a: 1\nb: x{char}y\n".encode())
+        assert text is None
+        assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 5)], repr(char)
+
+
+def test_line_breaks_other_than_newline_are_refused_where_they_are() -> None:
+    # libyaml counts these as line breaks and Python's splitlines() too, but "\n" counting
+    # does not: a file holding one would get positions that drift from line to line.
+    for char in ["\x85", "\u2028", "\u2029", "\r"]:
+        raw = f"a: 1\nb: 'x{char}y'\nc: 2\n".encode()
+        text, problems = loader.decode(raw)
+        assert text is None
+        assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 6)], repr(char)
+    text, problems = loader.decode(b"a: 1\r\nb: 2\r\n")
+    assert problems == []
+    assert text == "a: 1\r\nb: 2\r\n"
+
+
+def test_escaped_line_separators_load_as_values() -> None:
+    doc, problems = loader.load(b'a: "x\\u2028y"\nb: 1\n')
+    assert problems == []
+    assert doc is not None
+    assert doc.data == {"a": "x\u2028y", "b": "1"}
+    assert doc.loc(("b",)) == Loc(2, 4)
+
+
 def test_bom_is_a_warning_and_the_text_still_loads() -> None:
     text, problems = loader.decode(b"\xef\xbb\xbfa: 1\n")
     assert text == "a: 1\n"
@@ -137,3 +183,61 @@ def test_deeply_nested_input_is_refused_not_crashed() -> None:
     doc, problems = loader.parse("a: " + "[" * 5000 + "]" * 5000 + "\n")
     assert doc is None
     assert [(p.code, p.line) for p in problems] == [("AM005", 1)]
+
+
+NESTED_BEYOND_THE_C_STACK = {
+    "flow": "a: " + "[" * 30000 + "]" * 30000 + "\n",
+    "unclosed flow": "a: " + "[" * 30000 + "\n",
+    "flow mappings": "a: " + "{a: " * 30000 + "}" * 30000 + "\n",
+    "compact sequences": "a:\n" + "- " * 60000 + "x\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED_BEYOND_THE_C_STACK))
+def test_nesting_that_would_overflow_libyaml_is_refused_in_time(name: str) -> None:
+    # Each input is under the size cap; libyaml's composer used to die of SIGSEGV on it. The
+    # parse runs in a child process so that such a death fails this test instead of pytest.
+    script = (
+        "import sys\n"
+        "from apimap import loader\n"
+        "doc, problems = loader.load(sys.stdin.buffer.read())\n"
+        "print(doc is None, [(p.code, p.line) for p in problems])\n"
+    )
+    text = NESTED_BEYOND_THE_C_STACK[name]
+    assert len(text.encode()) < loader.MAX_FILE_BYTES
+    done = subprocess.run(
+        [sys.executable, "-c", script], input=text.encode(), capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    refused, problems = done.stdout.decode().split(" ", 1)
+    assert refused == "True"
+    assert problems.strip() in ("[('AM005', 1)]", "[('AM005', 2)]", "[('AM002', 2)]")
+
+
+def test_the_nesting_bound_holds_for_records() -> None:
+    # The cheap bound decides whether libyaml may compose directly: it must never be below
+    # the real depth, and stay well under the safe depth for real records.
+    for text, depth in [
+        ("a:\n b:\n  c:\n   d: 1\n", 4),
+        ("a:\n- b:\n  - c:\n    - d\n", 5),
+        ("a: " + "- " * 40 + "x\n", 41),
+        ("a: [[[[1]]]]\n", 5),
+    ]:
+        assert loader.nesting_bound(text) >= depth
+    record = (ROOT / "mappings" / "torch" / "torch.load.yaml").read_text(encoding="utf-8")
+    assert loader.nesting_bound(record) < loader.SAFE_COMPOSE_DEPTH / 4
+
+
+def test_a_syntax_error_at_the_end_of_the_stream_is_placed_in_the_file() -> None:
+    # libyaml reports the end of a file without a final newline on the line after it
+    # (found by the fuzz suite: check input 1:16 of seed 20240519).
+    for text, place in [("torch_api: torch.mul\nzh_na", (2, 6)), ("a: [1,\n  2", (2, 4))]:
+        _, problems = loader.parse(text)
+        assert [(p.code, p.line, p.col) for p in problems] == [("AM002", *place)], text
+
+
+def test_a_document_of_only_a_marker_is_placed_in_the_file() -> None:
+    # Found by the fuzz suite (hypothesis): libyaml places the empty document of "---" on the
+    # line after it.
+    _, problems = loader.load(b"---")
+    assert [(p.code, p.line, p.col) for p in problems] == [("AM008", 1, 4)]

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from apimap import derived
+from apimap import derived, pycode
 from apimap.categories import Action, ApiType, RowKind
 from apimap.model import ParamRow, Record
 from apimap.signature import Param, ParamKind, Signature
@@ -120,12 +120,10 @@ def _full_names(record: Record) -> dict[str, str]:
 def parse_call(code: str) -> ast.Module:
     """The call's syntax tree; a single expression becomes ``result = <expression>``."""
     try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        line = exc.lineno if isinstance(exc, SyntaxError) else None
-        raise CallError(
-            f"不是合法的 Python (not valid Python)：{type(exc).__name__}", line
-        ) from None
+        tree = pycode.parse_module(code)
+    except SyntaxError as exc:
+        reason = exc.msg if isinstance(exc, pycode.CodeTooComplex) else type(exc).__name__
+        raise CallError(f"不是合法的 Python (not valid Python)：{reason}", exc.lineno) from None
     if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
         value = tree.body[0].value
         assign = ast.Assign(targets=[ast.Name(RESULT, ast.Store())], value=value)
@@ -265,8 +263,8 @@ def _name_node(dotted: str) -> ast.expr:
 
 def _expression(text: str, what: str) -> ast.expr:
     try:
-        return ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return pycode.parse_expression(text)
+    except SyntaxError:
         raise CallError(f"{what} 不是合法的 Python 表达式 (not a Python expression)") from None
 
 
@@ -551,7 +549,13 @@ def _paddle_arguments(
                 raise CallError("不能转换 **kwargs (cannot convert **kwargs)", node.lineno)
             argument = value if isinstance(value, ast.expr) else ast.Tuple(list(value), ast.Load())
             converted = _substitute(_expression(row.convert, "convert"), argument)
-            keywords += [ast.keyword(target, copy.deepcopy(converted)) for target in targets]
+            for target in targets:
+                if target.startswith("**"):
+                    keywords.append(ast.keyword(None, copy.deepcopy(converted)))
+                elif target.startswith("*"):  # the converted value is a sequence of arguments
+                    positional.append(ast.Starred(copy.deepcopy(converted), ast.Load()))
+                else:
+                    keywords.append(ast.keyword(target, copy.deepcopy(converted)))
             continue
         if isinstance(value, list):
             if _accepts_varargs(record, name, targets):
@@ -568,9 +572,40 @@ def _paddle_arguments(
         if _positional_only(record, targets):
             positional.append(value)
             continue
-        keywords += [ast.keyword(target, copy.deepcopy(value)) for target in targets]
+        for target in targets:
+            if target.startswith("**"):  # paddle takes it through **kwargs, by its torch name
+                keywords.append(ast.keyword(name.lstrip("*"), copy.deepcopy(value)))
+            elif target.startswith("*"):
+                positional.append(copy.deepcopy(value))
+            else:
+                keywords.append(ast.keyword(target, copy.deepcopy(value)))
     keywords += _settings(record, state, passed or bound, node.lineno, variant)
+    if positional:
+        positional, keywords = _before_varargs(record, positional, keywords)
     return positional, keywords
+
+
+def _before_varargs(
+    record: Record, positional: list[ast.expr], keywords: list[ast.keyword]
+) -> tuple[list[ast.expr], list[ast.keyword]]:
+    """Arguments passed by position fill paddle's parameters from the first: a parameter
+    before ``*args`` (``einsum(equation, *operands)``) must then come by position too."""
+    signature = derived.parse(record.paddle_overloads[0]) if record.paddle_overloads else None
+    if signature is None:
+        return positional, keywords
+    before: list[str] = []
+    for param in signature.params:
+        if param.kind is ParamKind.VAR_POSITIONAL:
+            break
+        before.append(param.name)
+    else:
+        return positional, keywords
+    by_name = {keyword.arg: keyword for keyword in keywords if keyword.arg in before}
+    names = [name for name in before if name in by_name]
+    if names != before[: len(names)]:
+        return positional, keywords  # a gap: positions cannot be filled in order
+    rest = [keyword for keyword in keywords if keyword.arg not in by_name]
+    return [*(by_name[name].value for name in names), *positional], rest
 
 
 def _targets(record: Record, row: ParamRow, variant: str) -> list[str]:
@@ -716,9 +751,9 @@ def _literal_default(param: Param) -> ast.expr | None:
     if param.default is None:
         return None
     try:
-        node = ast.parse(param.default, mode="eval").body
+        node = pycode.parse_expression(param.default)
         ast.literal_eval(node)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError):
         return None
     return node
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from apimap import loader
 from apimap.emit import render
+from apimap.location import Path as DataPath
 from apimap.migrate import is_format_one, migrate
 from apimap.schema_export import SCHEMA_PATH
 from apimap.yamlcomments import Comments, find_comments
@@ -22,7 +23,13 @@ _SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=")
 
 
 class NotFormattable(Exception):
-    """The file cannot be brought into canonical form (it does not load)."""
+    """The file cannot be brought into canonical form: it does not load, or its canonical form
+    would not load back to the same data. Nothing may be written; ``line:col`` says where."""
+
+    def __init__(self, line: int, col: int, message: str) -> None:
+        super().__init__(f"{line}:{col}: {message}")
+        self.line = line
+        self.col = col
 
 
 def schema_comment(relpath: PurePosixPath) -> str:
@@ -73,19 +80,53 @@ def first_difference(text: str, data: dict[str, Any], relpath: PurePosixPath | N
     return max(1, min(len(want) + 1, len(have)))
 
 
+def first_changed_path(old: Any, new: Any, path: DataPath = ()) -> DataPath | None:
+    """The first path at which ``new`` differs from ``old`` (``None`` when they are equal)."""
+    if type(old) is not type(new):
+        return path
+    if isinstance(old, dict):
+        for key in [*old, *(k for k in new if k not in old)]:
+            if key not in old or key not in new:
+                return (*path, key)
+            found = first_changed_path(old[key], new[key], (*path, key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(old, list):
+        for index, (a, b) in enumerate(zip(old, new, strict=False)):
+            found = first_changed_path(a, b, (*path, index))
+            if found is not None:
+                return found
+        return None if len(old) == len(new) else (*path, min(len(old), len(new)))
+    return None if old == new else path
+
+
 def render_checked(text: str, data: dict[str, Any], relpath: PurePosixPath | None) -> str:
     """``data`` in canonical form with the comments of ``text``, checked before it is returned.
 
-    The result must load to ``data`` and carry the same comments; otherwise
-    :class:`NotFormattable` is raised and nothing should be written.
+    The result is read back exactly as ``apimap check`` reads a file (size, encoding,
+    control characters, YAML); it must give ``data`` again and carry the same comments.
+    Otherwise :class:`NotFormattable` is raised, located in ``text``, and nothing may be
+    written.
     """
     comments = _with_schema_path(find_comments(text), relpath)
     result = render(data, comments)
-    again, _ = loader.parse(result)
-    if again is None or again.data != data:
-        raise NotFormattable("规范格式改变了数据，未写入 (canonical form would change the data)")
+    again, problems = loader.load(result.encode("utf-8"))
+    if again is None:
+        problem = problems[-1]
+        raise NotFormattable(
+            1, 1, f"{problem.code} 规范格式无法读回，未写入 (canonical form would not load)"
+        )
+    changed = first_changed_path(data, again.data)
+    if changed is not None:
+        source, _ = loader.parse(text)
+        line, col = source.loc(changed) if source is not None else (1, 1)
+        shown = ".".join(map(str, changed)) or "/"
+        raise NotFormattable(
+            line, col, f"规范格式会改变 `{shown}` 的值，未写入 (canonical form would change it)"
+        )
     if find_comments(result).texts() != comments.texts():
-        raise NotFormattable("无法确定注释的位置，未写入 (cannot place every comment)")
+        raise NotFormattable(1, 1, "无法确定注释的位置，未写入 (cannot place every comment)")
     return result
 
 
@@ -95,9 +136,7 @@ def format_text(text: str, relpath: PurePosixPath | None) -> str:
     doc, problems = loader.parse(text)
     if doc is None:
         problem = problems[0]
-        raise NotFormattable(
-            f"{problem.line}:{problem.col}: {problem.code} 无法解析 (cannot parse)"
-        )
+        raise NotFormattable(problem.line, problem.col, f"{problem.code} 无法解析 (cannot parse)")
     data = doc.data
     if isinstance(data, dict) and is_format_one(data):
         data = migrate(data)
@@ -108,6 +147,6 @@ def format_source(raw: bytes, relpath: PurePosixPath | None) -> str:
     """The canonical form of a file's bytes (see :func:`format_text`)."""
     text, problems = loader.decode(raw)
     if text is None:
-        problem = problems[0]
-        raise NotFormattable(f"{problem.line}:{problem.col}: {problem.code} 无法读取 (cannot read)")
+        problem = problems[-1]
+        raise NotFormattable(problem.line, problem.col, f"{problem.code} 无法读取 (cannot read)")
     return format_text(text, relpath)

@@ -15,7 +15,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from apimap import phrases
+from apimap import phrases, pycode
 
 _DTYPE_PREFIXES = ("torch.", "paddle.", "np.", "numpy.")
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -39,7 +39,7 @@ class _Unknown(Exception):
 def value_of(text: str) -> Any:
     """The value a default's text denotes; raises ``ValueError`` when it is not understood."""
     try:
-        node = ast.parse(text.strip(), mode="eval").body
+        node = pycode.parse_expression(text.strip())
         return _value(node)
     except (SyntaxError, ValueError, TypeError, ZeroDivisionError, OverflowError) as exc:
         raise ValueError(text) from exc

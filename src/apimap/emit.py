@@ -8,7 +8,11 @@ The form, in short:
 * every string on one line, never folded; plain unless YAML would read it as
   something else (then single quotes, or double quotes when it needs escapes);
 * multi-line strings (code) as literal blocks (``|``, ``|-`` or ``|+``);
-* ``true``/``false``/``null``; numbers plain only in numeric fields;
+* ``true``/``false``/``null``; numbers plain only in numeric fields, and only
+  when written in decimal (``1e-05``, ``0.5``), which every YAML reader and
+  Python read as the same number (``0x10``, ``1_0`` or ``010`` stay quoted);
+* characters the loader refuses raw (control, line-separator and bidirectional
+  characters) always as escapes in a double-quoted string, so the output loads;
 * no blank lines; comments kept next to the node they belong to, an
   end-of-line comment two spaces after the value.
 """
@@ -26,6 +30,7 @@ from pydantic import BaseModel
 
 from apimap.location import Path
 from apimap.model import Record
+from apimap.textchars import REFUSED_CHARACTERS
 from apimap.yamlcomments import Comments
 
 
@@ -72,21 +77,24 @@ _YAML12_NUMBER = (
     r"|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
-_NUMBER = re.compile(f"^(?:{_YAML12_NUMBER})$")
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+"""Numbers that YAML 1.1, YAML 1.2 and Python all read the same (no hex, octal, ``_``, ``.inf``)."""
 _NON_STRING = re.compile(
     f"^(?:{_YAML12_NUMBER}|true|True|TRUE|false|False|FALSE|null|Null|NULL|~)$"
 )
 """Plain scalars that the YAML 1.2 core schema does not read as strings."""
-_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _SIMPLY_PLAIN = re.compile(
-    r"[^-?:,\[\]{}#&*!|>'\"%@`\s+.0-9~<=yYnNtTfFoO\x00-\x1f\x7f-\x9f\ud800-\udfff\ufeff-\uffff]"
-    r"(?:[^\s:\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|[ ](?!#|$)|:(?![ ]|$))*"
+    r"[^-?:,\[\]{}#&*!|>'\"%@`\s+.0-9~<=yYnNtTfFoO\x00-\x1f\x7f-\x9f\ud800-\udfff\ufeff-\uffff"
+    f"{REFUSED_CHARACTERS}]"
+    r"(?:[^\s:\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff"
+    f"{REFUSED_CHARACTERS}]|[ ](?!#|$)|:(?![ ]|$))*"
 )
 """Common strings that are plain for sure: no indicator first, no `: `, ` #`, edge spaces,
 breaks or characters that need escapes, and a first character no YAML type starts with."""
 _NOT_PLAIN = re.compile(r"""^[-?:,\[\]{}#&*!|>'"%@`\s]|\s$|:$|: | #|\t|^---|^\.\.\.""")
 _NEEDS_ESCAPES = re.compile(
     "[^\t\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+    f"|[{REFUSED_CHARACTERS}]"
 )
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t"}
 
@@ -97,10 +105,6 @@ def _resolved_tag(text: str) -> str:
         if pattern.match(text):
             return tag
     return "tag:yaml.org,2002:str"
-
-
-def _is_number(text: str) -> bool:
-    return bool(_NUMBER.match(text)) or _resolved_tag(text) in _NUMBER_TAGS
 
 
 def _can_be_plain(text: str) -> bool:
@@ -163,7 +167,7 @@ def _scalar(value: Any, numeric: bool) -> tuple[str, list[str]]:
     if value is False:
         return "false", []
     text = str(value)
-    if numeric and _is_number(text):
+    if numeric and _DECIMAL.fullmatch(text):
         return text, []
     block = _literal_block(text)
     if block is not None:

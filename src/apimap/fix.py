@@ -4,7 +4,8 @@ Each fixable rule says how to repair what it finds (:class:`apimap.rules.base.Fi
 this module only applies those edits, one rule after another on fresh data,
 until nothing changes, migrates records of format 1 on the way, and writes the
 result atomically in canonical form. Files that do not load are left alone;
-``apimap check`` reports them.
+``apimap check`` reports them. A result that would not load back to the fixed
+data is never written: the file stays as it was and the run reports where.
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ class FixedFile:
 
 
 def fix_text(text: str, relpath: PurePosixPath | None) -> FixedFile | None:
-    """The fixed text, or ``None`` when nothing changes or the file does not load."""
+    """The fixed text, or ``None`` when nothing changes or the file does not load; raises
+    :class:`~apimap.canonical.NotFormattable` when the fixed record cannot be written safely."""
     doc, _problems = loader.parse(text)
     if doc is None or not isinstance(doc.data, dict):
         return None
@@ -92,10 +94,7 @@ def fix_text(text: str, relpath: PurePosixPath | None) -> FixedFile | None:
         codes += changed
         if not changed:
             break
-    try:
-        result = render_checked(text, data, relpath)
-    except NotFormattable:
-        return None
+    result = render_checked(text, data, relpath)
     if result == text:
         return None
     if not codes:
@@ -121,13 +120,17 @@ def run_fix(paths: Sequence[Path]) -> FixResult:
             continue  # apimap check reports unreadable files
         if text is None:
             continue
-        fixed = fix_text(text, relative_to_mappings(file.resolve()))
+        try:
+            fixed = fix_text(text, relative_to_mappings(file.resolve()))
+        except NotFormattable as exc:
+            result.failed.append((file, str(exc)))
+            continue
         if fixed is None:
             continue
         try:
             write_atomically(file, fixed.text)
         except OSError as exc:
-            result.failed.append((file, f"无法写入 (cannot write)：{exc.strerror}"))
+            result.failed.append((file, f"1:1: 无法写入 (cannot write)：{exc.strerror}"))
             continue
         result.fixed[file] = fixed.codes
     return result

@@ -42,6 +42,7 @@ class FmtResult:
     files: int = 0
     changed: list[Path] = field(default_factory=list)
     failed: list[tuple[Path, str]] = field(default_factory=list)
+    """Files left untouched, with ``line:col: why``."""
 
 
 def run_fmt(paths: Sequence[Path], check_only: bool = False) -> FmtResult:
@@ -53,7 +54,7 @@ def run_fmt(paths: Sequence[Path], check_only: bool = False) -> FmtResult:
             raw = file.read_bytes()
             canonical = format_source(raw, relative_to_mappings(file.resolve()))
         except OSError as exc:
-            result.failed.append((file, f"无法读取 (cannot read)：{exc.strerror}"))
+            result.failed.append((file, f"1:1: 无法读取 (cannot read)：{exc.strerror}"))
             continue
         except NotFormattable as exc:
             result.failed.append((file, str(exc)))
@@ -64,7 +65,7 @@ def run_fmt(paths: Sequence[Path], check_only: bool = False) -> FmtResult:
             try:
                 write_atomically(file, canonical)
             except OSError as exc:
-                result.failed.append((file, f"无法写入 (cannot write)：{exc.strerror}"))
+                result.failed.append((file, f"1:1: 无法写入 (cannot write)：{exc.strerror}"))
                 continue
         result.changed.append(file)
     return result

@@ -11,7 +11,13 @@ itself, so that it can:
   the contributor wrote (``no``, ``on``, ``1e-5``, ``2021-01-01``, ``3.10``
   are strings). Numeric fields are converted by the record model, which
   reports a clear error when the text is not a number;
-* remember where every value and every key starts.
+* remember where every value and every key starts;
+* refuse, before libyaml builds a tree, nesting deep enough to exhaust the C
+  stack (libyaml's composer recurses once per level);
+* count lines one way only: a line ends at ``\n`` (or ``\r\n``). Characters that
+  libyaml, Python or an editor would also take for a line break (U+0085,
+  U+2028, U+2029, a lone ``\r``) are refused with the other control characters,
+  so every position means the same line everywhere.
 
 Problems are returned as :class:`LoadProblem` values, never raised.
 """
@@ -20,10 +26,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import yaml
 from yaml._yaml import CParser
+from yaml.events import (
+    MappingEndEvent,
+    MappingStartEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 from yaml.nodes import ScalarNode, SequenceNode
 
 from apimap.location import Loc, Path
@@ -35,16 +49,26 @@ from apimap.rules.catalog.am005_too_large import RULE as TOO_LARGE
 from apimap.rules.catalog.am006_empty_file import RULE as EMPTY
 from apimap.rules.catalog.am007_bom import RULE as BOM
 from apimap.rules.catalog.am008_not_mapping import RULE as NOT_MAPPING
+from apimap.textchars import REFUSED_CHARACTERS
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32
 """Records nest a few levels deep; anything deeper is refused before it can exhaust the stack."""
+_TOO_DEEP_DETAIL = f"嵌套超过 {MAX_DEPTH} 层 (nested too deeply)"
+SAFE_COMPOSE_DEPTH = 1000
+"""libyaml's composer recurses in C once per level and dies of a stack overflow near 25,000
+levels; below this bound it is safe, above it the depth is measured from the events first."""
 
 _IMPLICIT_TAG = "tag:apimap,2024:implicit"
 _BOOLS = {"true": True, "false": False}
 _NULLS = {"null", "~", ""}
-_CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
-"""Control characters, including the bidirectional overrides that can disguise text in a terminal."""
+_REFUSED = re.compile(f"[{REFUSED_CHARACTERS}]|\r(?!\n)")
+_LINE_BREAKS = {
+    "\r": "单独的回车符 (lone carriage return)",
+    "\x85": "换行符 U+0085 (next line)",
+    "\u2028": "行分隔符 U+2028 (line separator)",
+    "\u2029": "段分隔符 U+2029 (paragraph separator)",
+}
 
 
 class _Parser(CParser):
@@ -94,12 +118,26 @@ class Document:
         root = self.values.get(())
         return Loc(1, 1) if root is None else Loc(root.line + 1, root.column + 1)
 
-    def text_loc(self, path: Path, line_in_text: int) -> Loc:
-        """Where line ``line_in_text`` (1-based) of a string value is in the file."""
+    @cached_property
+    def lines(self) -> list[str]:
+        """The lines of :attr:`text` (split at ``\n`` only, as libyaml counts them here)."""
+        return self.text.split("\n")
+
+    def text_loc(self, path: Path, line_in_text: int, col_in_text: int = 1) -> Loc:
+        """Where line ``line_in_text`` (1-based) of a string value is in the file, at column
+        ``col_in_text`` of that line of the value; never past the end of the file or the line.
+
+        Only a ``|`` block keeps its lines apart in the file; any other value is placed at
+        its start.
+        """
         start = self.loc(path)
-        if path in self.literal_blocks:
-            return Loc(start.line + line_in_text, start.col)
-        return start
+        if path not in self.literal_blocks or line_in_text < 1:
+            return start
+        number = min(start.line + line_in_text, len(self.lines))
+        first = self.lines[start.line] if start.line < len(self.lines) else ""
+        indent = len(first) - len(first.lstrip(" "))
+        line = self.lines[number - 1]
+        return Loc(number, max(1, min(indent + col_in_text, len(line) + 1)))
 
     def key_loc(self, path: Path) -> Loc:
         """Position of the key that introduces ``path`` (falls back to the value)."""
@@ -147,13 +185,12 @@ def decode(raw: bytes) -> tuple[str | None, list[LoadProblem]]:
             LoadProblem(ENCODING.code, line, col, f"字节 0x{raw[exc.start]:02x} (byte)")
         )
         return None, problems
-    control = _CONTROL.search(text)
-    if control is not None:
-        line, col = _position_of_offset(text, control.start())
-        code = f"U+{ord(control.group()):04X}"
-        problems.append(
-            LoadProblem(ENCODING.code, line, col, f"控制字符 {code} (control character)")
-        )
+    refused = _REFUSED.search(text)
+    if refused is not None:
+        line, col = _position_of_offset(text, refused.start())
+        char = refused.group()
+        detail = _LINE_BREAKS.get(char, f"控制字符 U+{ord(char):04X} (control character)")
+        problems.append(LoadProblem(ENCODING.code, line, col, detail))
         return None, problems
     return text, problems
 
@@ -167,19 +204,85 @@ def load(raw: bytes) -> tuple[Document | None, list[LoadProblem]]:
     return doc, problems + parse_problems
 
 
+def _placed(problem: LoadProblem, text: str) -> LoadProblem:
+    """``problem`` moved back into the file when libyaml places it at the end of the stream
+    (the line after a last line without a newline, or after ``---``)."""
+    lines = text.split("\n")
+    line, col = problem.line, problem.col
+    if line > len(lines):
+        line, col = len(lines), len(lines[-1]) + 1
+    col = min(col, len(lines[line - 1]) + 1)
+    return LoadProblem(problem.code, line, col, problem.detail)
+
+
+def _syntax_problem(exc: yaml.YAMLError) -> LoadProblem:
+    if not isinstance(exc, yaml.MarkedYAMLError):
+        return LoadProblem(SYNTAX.code, 1, 1, str(exc))  # errors without a mark
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    detail = " ".join(filter(None, [exc.context, exc.problem]))
+    return LoadProblem(SYNTAX.code, line, col, detail)
+
+
+def nesting_bound(text: str) -> int:
+    """A cheap upper bound of how deeply ``text`` can nest.
+
+    A flow collection needs a ``[`` or ``{``. A block collection inside another starts on a
+    later line, further right, or after an indicator (``- - x``); only a sequence that is a
+    mapping value may start at its parent's column, and never twice in a row. So the block
+    levels on any path are at most twice the indentation plus the indicators of one line.
+    """
+    flow = text.count("[") + text.count("{")
+    block = 0
+    for line in text.split("\n"):
+        body = line.lstrip(" ")
+        marks = body.count("-") + body.count("?") + body.count(":")
+        block = max(block, len(line) - len(body) + marks)
+    return 2 * (block + 1) + flow
+
+
+def _too_deep(text: str) -> LoadProblem | None:
+    """Walk libyaml's events (no recursion anywhere) and report nesting beyond
+    :data:`MAX_DEPTH`, or the syntax error that ends the walk first."""
+    parser = CParser(text)
+    depth = 0
+    try:
+        while True:
+            event: Any = parser.get_event()
+            kind = event.__class__
+            if kind is SequenceStartEvent or kind is MappingStartEvent:
+                depth += 1
+                if depth > MAX_DEPTH + 1:  # the root mapping is level 1 at path ()
+                    mark = event.start_mark
+                    return LoadProblem(
+                        TOO_LARGE.code, mark.line + 1, mark.column + 1, _TOO_DEEP_DETAIL
+                    )
+            elif kind is SequenceEndEvent or kind is MappingEndEvent:
+                depth -= 1
+            elif kind is StreamEndEvent or event is None:
+                return None
+    except yaml.YAMLError as exc:
+        return _syntax_problem(exc)
+    finally:
+        parser.dispose()
+
+
 def parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
-    """Parse YAML text into a :class:`Document` (or report why not)."""
+    """Parse YAML text into a :class:`Document` (or report why not, inside the file)."""
+    doc, problems = _parse(text)
+    return doc, [_placed(problem, text) for problem in problems]
+
+
+def _parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
+    if nesting_bound(text) > SAFE_COMPOSE_DEPTH:
+        deep = _too_deep(text)
+        if deep is not None:
+            return None, [deep]
     parser = _Parser(text)
     try:
         root = parser.get_single_node()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        col = mark.column + 1 if mark else 1
-        detail = " ".join(filter(None, [exc.context, exc.problem]))
-        return None, [LoadProblem(SYNTAX.code, line, col, detail)]
-    except yaml.YAMLError as exc:  # errors without a mark
-        return None, [LoadProblem(SYNTAX.code, 1, 1, str(exc))]
+    except yaml.YAMLError as exc:
+        return None, [_syntax_problem(exc)]
     finally:
         parser.dispose()
     if root is None:
@@ -206,7 +309,7 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
     if id(node) in seen:
         raise _Reject(TAG.code, node, "锚点与别名 (anchor / alias)")
     if len(path) > MAX_DEPTH:
-        raise _Reject(TOO_LARGE.code, node, f"嵌套超过 {MAX_DEPTH} 层 (nested too deeply)")
+        raise _Reject(TOO_LARGE.code, node, _TOO_DEEP_DETAIL)
     seen.add(id(node))
     doc.values[path] = node.start_mark
     kind = node.__class__

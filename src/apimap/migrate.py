@@ -26,9 +26,15 @@ def is_format_one(data: dict[str, Any]) -> bool:
     """Whether ``data`` uses a field of record format 1."""
     if _V1_KEYS & data.keys() or "zh_name" not in data:
         return True
-    cases = [case for example in data.get("examples") or [] for case in example.get("cases") or []]
-    cases += [note["example"] for note in data.get("notes") or [] if note.get("example")]
+    examples = _dicts(data.get("examples"))
+    cases = [case for example in examples for case in _dicts(example.get("cases"))]
+    cases += [note["example"] for note in _dicts(data.get("notes")) if "example" in note]
     return any(isinstance(case, dict) and "no_value_compare" in case for case in cases)
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The mappings in ``value`` when it is a list (data of any shape may be asked)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def migrate(data: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import json
 from typing import TYPE_CHECKING, TextIO
 
 from apimap.diagnostics import Severity
+from apimap.textchars import one_line
 
 if TYPE_CHECKING:
     from apimap.check import CheckResult
@@ -24,11 +25,12 @@ def summary_line(result: CheckResult) -> str:
 
 
 def write_text(result: CheckResult, out: TextIO) -> None:
-    """``path:line:col: CODE message`` plus an indented hint."""
+    """``path:line:col: CODE message`` plus an indented hint, one line each whatever the
+    record text they quote holds."""
     for d in result.diagnostics:
         level = "" if d.severity is Severity.ERROR else "[警告 warning] "
-        out.write(f"{d.path}:{d.line}:{d.col}: {d.code} {level}{d.message}\n")
-        out.write(f"    提示 (hint): {d.hint}\n")
+        out.write(f"{one_line(d.path)}:{d.line}:{d.col}: {d.code} {level}{one_line(d.message)}\n")
+        out.write(f"    提示 (hint): {one_line(d.hint)}\n")
     out.write(summary_line(result) + "\n")
 
 
@@ -67,7 +69,8 @@ def write_github(result: CheckResult, out: TextIO) -> None:
                 f"title={_escape_property(d.code)}",
             ]
         )
-        out.write(f"::{command} {props}::{_escape_data(d.message + chr(10) + d.hint)}\n")
+        text = one_line(d.message) + "\n" + one_line(d.hint)
+        out.write(f"::{command} {props}::{_escape_data(text)}\n")
     out.write(summary_line(result) + "\n")
 
 

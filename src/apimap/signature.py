@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
 
+from apimap import pycode
+
 _VARARGS = re.compile(r"[(,]\s*\*\s*[A-Za-z_]")
 _BARE_STAR = re.compile(r",\s*\*\s*(?=[,)])")
 _REPR = re.compile(r"<[^<>()]*>")
@@ -92,11 +94,10 @@ def parse_signature(text: str) -> Signature:
     parameters = _REPR.sub(placeholder, parameters)
     definition = f"def _{parameters}: pass"
     try:
-        module = ast.parse(definition)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        reason = exc.msg if isinstance(exc, SyntaxError) else type(exc).__name__
+        module = pycode.parse_module(definition)
+    except SyntaxError as exc:
         raise SignatureError(
-            f"参数列表不是合法的 Python：{reason} (invalid parameter list)"
+            f"参数列表不是合法的 Python：{exc.msg} (invalid parameter list)"
         ) from None
     function = module.body[0]
     assert isinstance(function, ast.FunctionDef)

@@ -12,6 +12,7 @@ from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.fix import run_fix
 from apimap.fmt import run_fmt
 from apimap.gitdiff import GitError, diff_revisions, to_json, to_markdown
+from apimap.textchars import one_line
 
 
 def configure_fmt(fmt: argparse.ArgumentParser) -> None:
@@ -41,7 +42,7 @@ def run_fmt_command(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     result = run_fmt(paths, check_only=args.check)
     for file, problem in result.failed:
-        print(f"{file}: {problem}", file=sys.stderr)
+        print(one_line(f"{file}:{problem}"), file=sys.stderr)
     verb = "需要格式化 (would reformat)" if args.check else "已格式化 (reformatted)"
     for file in result.changed:
         print(f"{verb} {file}")
@@ -63,7 +64,7 @@ def apply_fixes(paths: Sequence[Path]) -> None:
     """``check --fix``: fix the files in place and say what changed (on stderr)."""
     result = run_fix(paths)
     for file, problem in result.failed:
-        print(f"{file}: {problem}", file=sys.stderr)
+        print(one_line(f"{file}:{problem}"), file=sys.stderr)
     for file, codes in result.fixed.items():
         counts = ", ".join(f"{code}×{codes.count(code)}" for code in sorted(set(codes)))
         print(f"已修复 (fixed) {file}: {counts}", file=sys.stderr)

@@ -15,9 +15,10 @@ from apimap.categories import Category, Section
 from apimap.check import check_source
 from apimap.cli import main
 from apimap.corpus import load_entries
+from apimap.importer.problems import INVALID, Problem
 from apimap.importer.record_data import record_fields
 from apimap.importer.report import summary, write_text
-from apimap.importer.run import Kind, Outcome, run_import
+from apimap.importer.run import ImportResult, Kind, Outcome, Unit, run_import
 from apimap.model import Record
 from apimap.paths import record_path
 from apimap.render.site import SiteSources, render_site
@@ -228,3 +229,80 @@ def test_cli_exit_codes_and_json_report(tmp_path: Path, capsys: pytest.CaptureFi
     assert report["summary"]["pages"]["failed"] == 1
     assert [(p["code"], p["line"]) for p in report["problems"]] == [("IM001", 1)]
     assert main(["import", str(tmp_path / "nowhere.md"), "--out", str(out)]) == 2
+
+
+def test_characters_a_record_may_not_hold_raw_are_escaped_or_the_page_refused(
+    tmp_path: Path,
+) -> None:
+    # A legacy page with bidi overrides and line separators in its prose and in text the
+    # importer keeps as comments; and one whose table makes a record over the size cap.
+    page = (SPEC / "06_torch_more.md").read_text(encoding="utf-8")
+    hostile = page.replace("输入为负时的斜率", "输入为\u202e负时\u2066的斜率").replace(
+        "PyTorch 相比 Paddle", "PyTorch\u2028 相比\u0085 Paddle\u202d"
+    )
+    hostile += "\n## 其他\n\n无法对应\u202e的段落\u2029。\n"
+    rows = "".join(
+        f"| p{i} | - | {'很长的说明' * 40}，Paddle 无此参数，可直接删除。 |\n" for i in range(800)
+    )
+    huge = (
+        page.replace("| inplace | - |", rows + "| inplace | - |")
+        .replace("leaky_relu ", "leaky_relu6 ", 1)
+        .replace("] torch.nn.functional.leaky_relu\n", "] torch.nn.functional.relu6\n", 1)
+    )
+    sources = tmp_path / "pages"
+    sources.mkdir()
+    (sources / "hostile.md").write_text(hostile, encoding="utf-8")
+    (sources / "huge.md").write_text(huge, encoding="utf-8")
+    out = tmp_path / "mappings"
+    result = run_import([sources], out)
+    by_source = {Path(unit.source).name: unit for unit in result.units if unit.kind is Kind.PAGE}
+    written = by_source["hostile.md"].written
+    assert written is not None
+    raw = written.read_bytes()
+    doc, problems = loader.load(raw)
+    assert problems == [] and doc is not None
+    assert "输入为\u202e负时\u2066的斜率" in json.dumps(doc.data, ensure_ascii=False)
+    refused = by_source["huge.md"]
+    assert refused.outcome is Outcome.FAILED
+    assert [p.code for p in refused.problems if p.code == "IM009"] == ["IM009"]
+    assert sorted(p.name for p in out.rglob("*") if p.is_file()) == [written.name]
+
+
+def test_a_page_of_many_bad_rows_costs_a_few_validations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by the fuzz suite: each rejected row cost one more validation of the whole
+    # record, so 1,500 repeated bad rows took seconds (import input 99:n of seed 20240519).
+    page = (SPEC / "06_torch_more.md").read_text(encoding="utf-8")
+    bad_row = "| p | - | 说明，Paddle 无此参数，需要转写。 |\n"
+    page = page.replace(
+        "| inplace | - |", bad_row.replace("| p |", "| 1x |") * 2000 + "| inplace | - |"
+    )
+    calls = 0
+    validate = Record.model_validate
+
+    def counting(data: object) -> Record:
+        nonlocal calls
+        calls += 1
+        return validate(data)
+
+    monkeypatch.setattr(Record, "model_validate", counting)
+    source = tmp_path / "page.md"
+    source.write_text(page, encoding="utf-8")
+    result = run_import([source], tmp_path / "mappings")
+    [unit] = [unit for unit in result.units if unit.kind is Kind.PAGE]
+    assert unit.record is not None
+    assert sum(1 for p in unit.problems if p.code == "IM103") == 2000
+    assert calls <= 5
+
+
+def test_the_text_report_keeps_one_line_per_problem() -> None:
+    # Page text quoted in a problem may hold line breaks and bidi overrides.
+    unit = Unit(Kind.PAGE, "pages/a\nb.md", None, [Problem(INVALID, 3, "x\ny\u202ez\u2028w")])
+    out = io.StringIO()
+    write_text(ImportResult(files=1, units=[unit]), out, Path("mappings"))
+    first = out.getvalue().splitlines()[0]
+    assert (
+        first
+        == "pages/a\\nb.md:3: IM009 failure: 无法构成合法的记录 (cannot form a valid record): x\\ny\\u202ez\\u2028w"
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 
 from apimap.render.markdown import cell, code, doc_link, fence, format_signature, inline, link
+from hostile import MD as MYST
+from hostile import markdown_problems
 
 MD = MarkdownIt("commonmark").enable("table")
 
@@ -57,7 +59,7 @@ def test_fence_with_directive_options() -> None:
 
 
 def test_links_escape_text_and_encode_the_target() -> None:
-    assert link("a_b_", "https://x.org/a b<c>") == "[a_b\\_](<https://x.org/a b%3Cc%3E>)"
+    assert link("a_b_", "https://x.org/a b<c>") == "[a_b\\_](<https://x.org/a%20b%3Cc%3E>)"
     assert doc_link("api/torch.abs", "tables") == "../tables.md"
     assert doc_link("tables", "api/torch.nn.^Conv2d") == "api/torch.nn.^Conv2d.md"
 
@@ -76,3 +78,32 @@ def test_long_signatures_get_one_parameter_per_line() -> None:
         "                      size=(1, 2))"
     )
     assert format_signature("torch.abs(input,\n  *, out=None)") == "torch.abs(input, *, out=None)"
+
+
+def test_backtick_runs_are_read_as_commonmark_reads_them() -> None:
+    # A double run that nothing closes is literal: the single backtick after the HTML must
+    # not turn the HTML into the "code span" it would be with a lazier match.
+    html = rendered_inline(inline("``<script>alert(1)</script>`"))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert rendered_inline(inline("a ``b`c`` d")) == "a <code>b`c</code> d"
+    assert rendered_inline(inline("`x` and `` ` ``")) == "<code>x</code> and <code>`</code>"
+
+
+def test_no_role_target_or_comment_survives() -> None:
+    for text in ("{download}`../../etc/passwd`", "``{download}`x` y`", "(label)=", "% note"):
+        assert markdown_problems(inline(text)) == [], text
+        assert MYST.render(inline(text)).startswith("<p>"), text
+
+
+def test_code_spans_and_fences_hold_line_breaks() -> None:
+    assert code("a\nb\r\nc\rd") == "`a b c d`"
+    assert MD.render(f"x {code(chr(10) * 2 + '<div>')} y").count("<p>") == 1
+    assert cell("`a|b`") == "`a\\|b`"
+    html = MD.render(fence("x = 1\r```\r<b>y</b>", "python"))
+    assert html.count("<pre>") == 1 and "<b>" not in html
+
+
+def test_only_web_addresses_become_links() -> None:
+    assert link("x", "javascript:alert(1)") == "x"
+    assert link("x", "data:text/html,<b>") == "x"
+    assert link("x", "https://a.org/b\nc") == "[x](<https://a.org/b%0Ac>)"

@@ -82,3 +82,12 @@ def test_a_tensor_method_is_called_on_a_tensor(paddle_side: object) -> None:
     # the unbound function fails for the missing tensor before any keyword is looked at
     assert call_accepts(method.obj, "dim", "axis", required, _probe_values()) is None
     assert call_accepts(_bound_method(method), "dim", "axis", required, _probe_values()) is True
+
+
+def test_a_c_operator_shows_the_value_reached_its_parameter(paddle_side: object) -> None:
+    from apimap.verify.apis import _probe_values
+    from apimap.verify.libraries import resolve
+
+    tril = resolve("paddle.tril").obj
+    assert call_accepts(tril, "input", "x", ["x"], _probe_values()) is True
+    assert call_accepts(tril, "bogus", "x", ["x"], _probe_values()) is None

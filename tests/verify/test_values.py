@@ -161,3 +161,18 @@ def test_layers_are_not_comparable(torch_side: Side) -> None:
 def test_huge_results_are_refused(torch_side: Side) -> None:
     with pytest.raises(TooLarge):
         encode(torch_side.lib.zeros(1001, 1000), torch_side)
+
+
+def test_a_zero_dim_tensor_keeps_its_shape(torch_side: Side, paddle_side: Side) -> None:
+    assert encode(torch_side.lib.tensor(3.0), torch_side)["shape"] == []
+    assert encode(paddle_side.lib.to_tensor(3.0), paddle_side)["shape"] == []
+
+
+def test_a_square_linear_weight_is_transposed_too(torch_side: Side, paddle_side: Side) -> None:
+    torch_layer = torch_side.lib.nn.Linear(3, 3)
+    paddle_layer = paddle_side.lib.nn.Linear(3, 3)
+    arrays = {k: v.detach().numpy() for k, v in torch_layer.state_dict().items()}
+    assert paddle_side.load_state(paddle_layer, arrays, set(arrays)) == []
+    x = np.random.rand(2, 3).astype("float32")
+    expected = torch_layer(torch_side.lib.tensor(x)).detach().numpy()
+    assert np.allclose(paddle_layer(paddle_side.lib.to_tensor(x)).numpy(), expected, atol=1e-6)

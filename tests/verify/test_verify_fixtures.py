@@ -90,6 +90,42 @@ def test_only_records_without_errors_are_stamped(
     assert written.versions["paddle"] == "3.3.1"
 
 
+def test_examples_that_break_the_sandbox_are_stopped_each_where_it_is(
+    verified: VerifyResult, copies: dict[Path, Path]
+) -> None:
+    # One example per limit (memory, file size, a write outside the work folder, the network,
+    # too many processes): each is reported at its own line with what stopped it, nothing is
+    # left on the host, and the other records of the run are still verified and stamped.
+    hostile = next(f for f in FIXTURES if f.name == "bad_sandbox_limits.yaml")
+    found = {d.line: d.message for d in verified.diagnostics if d.path == str(copies[hostile])}
+    assert "MemoryError" in found[11]
+    assert "written" in found[17]  # the write stopped at the file size limit
+    assert "Read-only file system" in found[23]
+    assert "not found" in found[29]
+    assert "Resource temporarily unavailable" in found[36]
+    assert not Path("/var/tmp/apimap-verify-escape.pt").exists()
+    assert len(verified.stamped) >= sum(1 for f in FIXTURES if f.name.startswith("good"))
+
+
+def test_static_rules_keep_verify_from_running_forbidden_code(tmp_path: Path) -> None:
+    record = tmp_path / "mappings" / "torch" / "torch.abs.yaml"
+    record.parent.mkdir(parents=True)
+    marker = tmp_path / "ran"
+    bad = next(f for f in fixture_entries("AM814") if f.name == "bad_segfault.yaml")
+    record.write_text(
+        bad.read_text(encoding="utf-8").replace(
+            "          view = np.lib.stride_tricks.as_strided(np.zeros(1), shape=(2,), "
+            "strides=(1 << 44,))\n",
+            f"          import os\n          os.system('touch {marker}')\n          view = 0\n",
+        ),
+        encoding="utf-8",
+    )
+    result = run_verify([record], workers=1, timeout=TIMEOUT)
+    assert [(d.code, d.line) for d in result.diagnostics] == [("AM261", 13)]
+    assert result.records == 0
+    assert not marker.exists()
+
+
 def test_partial_proof_is_stated(verified: VerifyResult, copies: dict[Path, Path]) -> None:
     unreadable = next(f for f in FIXTURES if f.name == "good_docstring_only.yaml")
     stamp = parse_stamp(_stamp_of(copies[unreadable]).read_bytes())

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from workflow_helpers import CANONICAL_DIST, write
 
-from apimap import fmt, loader
+from apimap import canonical, fmt, loader
 from apimap.canonical import NotFormattable, format_text
 from apimap.cli import main
 from apimap.emit import inline_scalar, render
@@ -177,6 +177,85 @@ examples:
     assert "      - when: '0.5'" in lines
 
 
+REFUSED_RAW = [
+    "\x85", "\x9b", "\u2028", "\u2029", "\u202a", "\u202d", "\u202e", "\u2066", "\u2069", "\x7f",
+]  # fmt: skip
+"""Characters the loader refuses raw: the formatter must write them as escapes."""
+
+
+@pytest.mark.parametrize("char", REFUSED_RAW, ids=lambda char: f"U+{ord(char):04X}")
+def test_characters_the_loader_refuses_are_written_as_escapes(char: str) -> None:
+    escaped = f"\\u{ord(char):04x}"
+    text = CANONICAL_DIST.replace("zh_name: 两个张量之差的范数", f'zh_name: "范数{escaped}"')
+    text += f'summary: "a{escaped}b"\n"k{escaped}": x\n'
+    formatted = format_text(text, None)
+    assert char not in formatted
+    doc, problems = loader.load(formatted.encode("utf-8"))
+    assert problems == []
+    assert doc is not None
+    assert doc.data["summary"] == f"a{char}b"
+    assert doc.data[f"k{char}"] == "x"
+    assert format_text(formatted, None) == formatted
+
+
+@pytest.mark.parametrize("number", ["0x10", "1_0", "010", "0o7", ".inf", ".5", "1_0.5"])
+def test_number_like_strings_stay_strings_for_every_yaml_reader(number: str) -> None:
+    # Quoted in the file they are strings; unquoted, a YAML 1.1 or 1.2 reader sees a number.
+    text = CANONICAL_DIST.replace(
+        "      b: np.zeros(3, dtype='float32')\n",
+        (f"      b: np.zeros(3, dtype='float32')\n    rtol: '{number}'\n"),
+    )
+    formatted = format_text(text, None)
+    assert f"    rtol: '{number}'" in formatted.splitlines()
+    assert yaml.safe_load(formatted)["calls"][0]["rtol"] == number
+
+
+def test_fmt_refuses_a_canonical_form_that_would_not_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 60,000 short lines written with escapes fit the size cap; as a literal block, indented
+    # under the example, they would not: the file must stay as it is, with a located error.
+    monkeypatch.chdir(tmp_path)
+    code = "x\\n" * 60_000
+    text = CANONICAL_DIST + f'examples:\n  - cases:\n      - torch: "{code}"\n        paddle: y\n'
+    record = write(tmp_path, "mappings/torch/torch.dist.yaml", text)
+    assert len(text.encode()) < loader.MAX_FILE_BYTES
+    assert main(["fmt"]) == 1
+    err = capsys.readouterr().err
+    assert "mappings/torch/torch.dist.yaml:1:1: AM005 规范格式无法读回" in err
+    assert record.read_text(encoding="utf-8") == text
+    assert main(["check", "--fix", "--no-cache", "mappings"]) == 1
+    assert "mappings/torch/torch.dist.yaml:1:1: AM005" in capsys.readouterr().err
+    assert record.read_text(encoding="utf-8") == text
+
+
+def test_a_canonical_form_that_changes_a_value_is_refused_where_the_value_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def lossy(data: dict[str, object], comments: Comments) -> str:
+        return render({**data, "paddle_api": "paddle.other"}, comments)
+
+    monkeypatch.setattr(canonical, "render", lossy)
+    with pytest.raises(NotFormattable, match="`paddle_api`") as refused:
+        format_text(CANONICAL_DIST, None)
+    assert (refused.value.line, refused.value.col) == (5, 13)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    ["examples:\n  - just text\n", "examples:\n  - cases: [[1]]\n", "notes:\n  - [x]\n"],
+)
+def test_records_of_the_wrong_shape_are_formatted_not_crashed(tail: str) -> None:
+    # Found by the fuzz suite: telling record formats apart assumed examples and notes to be
+    # mappings (AttributeError on fmt input 0:72 of seed 20240519).
+    formatted = format_text(CANONICAL_DIST + tail, None)
+    original, _ = loader.parse(CANONICAL_DIST + tail)
+    again, problems = loader.load(formatted.encode("utf-8"))
+    assert problems == [] and original is not None and again is not None
+    assert again.data == original.data
+    assert format_text(formatted, None) == formatted
+
+
 def test_unloadable_file_is_refused() -> None:
     with pytest.raises(NotFormattable, match="AM002"):
         format_text("torch_api: [unclosed\n", None)
@@ -213,7 +292,7 @@ def test_fmt_reports_unparseable_files_without_traceback(
     broken = write(tmp_path, "mappings/torch/torch.y.yaml", "torch_api: [unclosed\n")
     assert main(["fmt"]) == 1
     err = capsys.readouterr().err
-    assert "mappings/torch/torch.y.yaml: 2:1: AM002" in err
+    assert "mappings/torch/torch.y.yaml:2:1: AM002" in err
     assert "Traceback" not in err
     assert broken.read_text(encoding="utf-8") == "torch_api: [unclosed\n"
     assert main(["fmt", "no/such/dir"]) == 2

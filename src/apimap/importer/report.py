@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from apimap.importer.problems import ALL_REASONS, Problem
 from apimap.importer.run import ImportResult, Kind, Outcome, Unit
+from apimap.textchars import one_line
 
 _MESSAGES = {reason.code: reason.message for reason in ALL_REASONS}
 
@@ -37,11 +38,11 @@ def _problems(result: ImportResult) -> list[tuple[Unit, Problem]]:
 
 
 def write_text(result: ImportResult, out: TextIO, destination: Path) -> None:
-    """One line per problem, then the summary."""
+    """One line per problem (whatever the page text it quotes holds), then the summary."""
     for unit, problem in _problems(result):
         out.write(
-            f"{unit.source}:{problem.line}: {problem.code} {problem.severity}: "
-            f"{problem.message()}\n"
+            f"{one_line(unit.source)}:{problem.line}: {problem.code} {problem.severity}: "
+            f"{one_line(problem.message())}\n"
         )
     counts = summary(result)
     pages, rows = counts["pages"], counts["rows"]

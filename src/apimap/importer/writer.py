@@ -3,8 +3,9 @@
 The file starts with the schema line every record carries; the source text
 the record has no field for travels in its ``imported.findings``. The YAML
 body is the canonical form of :mod:`apimap.emit`, so ``apimap check`` finds it
-formatted; before anything is written the text is loaded back and must give
-the same record.
+formatted; before anything is written the text is loaded back exactly as
+``apimap check`` reads a file (size cap, encoding, control characters) and
+must give the same record.
 """
 
 from __future__ import annotations
@@ -33,9 +34,14 @@ def record_text(record: Record) -> str:
     head = [schema_comment(record_path(record.torch_api))]
     data = record_fields(record)
     text = render(data, Comments(head=head))
-    doc, _ = loader.parse(text)
-    again = validate(doc)[0] if doc is not None else None
-    if again is None or again != Record.model_validate(data) or doc is None or doc.data != data:
+    doc, load_problems = loader.load(text.encode("utf-8"))
+    if doc is None:
+        problem = load_problems[-1]
+        raise WriteError(
+            f"写出的记录无法读回 (the record would not load)：{problem.code} {problem.detail}"
+        )
+    again = validate(doc)[0]
+    if again is None or again != Record.model_validate(data) or doc.data != data:
         raise WriteError("写出的 YAML 读回后与记录不同 (written YAML does not load back the same)")
     return text
 

@@ -45,6 +45,7 @@ def environment(templates: Path) -> Environment:
         "inline": markdown.inline,
         "cell": markdown.cell,
         "code": markdown.code,
+        "cell_code": markdown.cell_code,
         "fence": markdown.fence,
         "link": _link,
         "cell_link": _cell_link,

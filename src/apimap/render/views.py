@@ -6,6 +6,7 @@ templates escape every value with the filters of :mod:`apimap.render.templates`.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -157,8 +158,13 @@ def _ordered(versions: dict[str, str]) -> list[tuple[str, str]]:
 def description(record: Record) -> str:
     """``zh_name`` and the first summary paragraph, on one line."""
     parts = [record.zh_name, *wording.summary(record)[:1]]
-    text = "：".join(" ".join(part.split()) for part in parts if part).replace("`", "")
-    return text.removesuffix(phrases.FOLLOWED) + ("。" if text.endswith(phrases.FOLLOWED) else "")
+    text = "：".join(" ".join(part.split()) for part in parts if part)
+    text = text.removesuffix(phrases.FOLLOWED) + ("。" if text.endswith(phrases.FOLLOWED) else "")
+    return _NOT_IN_DESCRIPTIONS.sub("", text)
+
+
+_NOT_IN_DESCRIPTIONS = re.compile(r"[<>\"'`{}]")
+"""Markup characters a link preview does not need (and an attribute had better not hold)."""
 
 
 @dataclass(frozen=True)

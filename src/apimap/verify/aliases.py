@@ -101,7 +101,9 @@ def call_accepts(
     Each call passes ``value`` for every other required parameter. For each value
     in turn, the alias is accepted when its call succeeds while the same call
     with a made-up keyword fails, or when only the made-up keyword is rejected as
-    unexpected; it is refused when the call names it as unexpected.
+    unexpected; it is refused when the call names it as unexpected. Paddle's C operators
+    name neither keyword: there the alias is accepted when the control call complains that
+    ``target`` is missing (``argument 'x' ... but got None``) and the alias call does not.
     """
     for value in values:
         others = {name: value for name in required if name != target}
@@ -115,4 +117,11 @@ def call_accepts(
             return False
         if "unexpected keyword" in control and PROBE_KEYWORD in control:
             return True
+        if _missing(control, target) and not _missing(probe, target):
+            return True  # paddle's C operators: the value reached the parameter
     return None
+
+
+def _missing(error: str, target: str) -> bool:
+    """A C operator's complaint that ``target`` was not given (it sees None)."""
+    return f"'{target}'" in error and "but got None" in error

@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from apimap import pycode
+
 Namespaces = Sequence[Mapping[str, Any]]
 
 
@@ -58,7 +60,7 @@ class _Unevaluable(Exception):
 def evaluate(text: str, namespaces: Namespaces) -> Any:
     """The value ``text`` denotes, or :data:`UNKNOWN`."""
     try:
-        node = ast.parse(text.strip(), mode="eval").body
+        node = pycode.parse_expression(text.strip())
         return _evaluate(node, namespaces)
     except (SyntaxError, ValueError, _Unevaluable):
         return UNKNOWN

@@ -17,6 +17,7 @@ from apimap.location import Path
 from apimap.model import Record
 from apimap.rules.base import Rule
 from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
+from apimap.rules.catalog.am221_call_derivable import RULE as UNDERIVABLE
 from apimap.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
 from apimap.rules.catalog.am810_example_raises import RULE as RAISES
 from apimap.rules.catalog.am811_example_differs import RULE as DIFFERS
@@ -67,6 +68,12 @@ def _job_failure(result: JobResult, where: Path) -> Finding | None:
     if result.error is not None:
         return Finding(INTERNAL_ERROR, where, f"验证代码出错 (verifier crashed)：{result.error}")
     return None
+
+
+def _outcomes(result: JobResult, count: int) -> list[Any] | None:
+    """The outcome of each of ``count`` runs, or ``None`` when the job did not give them."""
+    outcomes = result.data.get("runs")
+    return outcomes if isinstance(outcomes, list) and len(outcomes) == count else None
 
 
 def _issues(result: JobResult | None) -> list[Finding]:
@@ -241,7 +248,8 @@ def judge(
     """Diagnostics, probe results and proof of one record."""
     judgement = Judgement()
     findings = judgement.findings
-    findings += [Finding(INTERNAL_ERROR, path, detail, line) for path, detail, line in plan.errors]
+    # a call that cannot be derived (what `apimap check` reports as AM221)
+    findings += [Finding(UNDERIVABLE, path, detail, line) for path, detail, line in plan.errors]
     torch_check, paddle_check = checks
     findings += _issues(torch_check) + _issues(paddle_check)
     torch_facts, paddle_facts = _facts(torch_check), _facts(paddle_check)
@@ -253,13 +261,14 @@ def judge(
     probe_count = 0
     if torch_runs is not None and paddle_runs is not None and plan.runs:
         failure = _job_failure(torch_runs, ()) or _job_failure(paddle_runs, ())
-        if failure is not None:
+        torch_outcomes = _outcomes(torch_runs, len(plan.runs))
+        paddle_outcomes = _outcomes(paddle_runs, len(plan.runs))
+        if torch_outcomes is None or paddle_outcomes is None:
+            findings.append(failure or Finding(INTERNAL_ERROR, (), "验证结果不完整 (incomplete)"))
+        elif failure is not None:
             findings.append(failure)
         else:
-            outcomes = zip(
-                plan.runs, torch_runs.data["runs"], paddle_runs.data["runs"], strict=True
-            )
-            for spec, torch, paddle in outcomes:
+            for spec, torch, paddle in zip(plan.runs, torch_outcomes, paddle_outcomes, strict=True):
                 if spec.probe is None:
                     own = _own_run(spec, torch, paddle)
                     findings += own

@@ -59,9 +59,16 @@ class WorkerStartError(RuntimeError):
     """A worker could not import its library or did not answer."""
 
 
-def worker_environment() -> dict[str, str]:
-    """The environment of a worker: CPU only, deterministic, able to import apimap."""
-    env = dict(os.environ)
+PASSED_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
+"""The only variables a worker inherits: record code must not read tokens or secrets from
+the environment of CI and print them in a mismatch message."""
+
+
+def worker_environment(home: str) -> dict[str, str]:
+    """The environment of a worker: CPU only, deterministic, able to import apimap, its own
+    folder as home, and none of the caller's other variables."""
+    env = {name: os.environ[name] for name in PASSED_VARIABLES if name in os.environ}
+    env["HOME"] = home
     source_root = str(Path(apimap.__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [source_root, env.get("PYTHONPATH")]))
     env.update(
@@ -85,16 +92,15 @@ class Worker:
         self.directory = tempfile.TemporaryDirectory(prefix="apimap-verify-")
         self.stderr_path = Path(self.directory.name) / "stderr.log"
         self.stderr: IO[bytes] = self.stderr_path.open("wb")
-        command = sandbox.command([python, "-m", "apimap.verify.worker", side], self.directory.name)
-        self.process = subprocess.Popen(
-            command,
+        self.sandboxed = sandbox.start(
+            [python, "-m", "apimap.verify.worker", side],
+            self.directory.name,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,
-            cwd=self.directory.name,
-            env=worker_environment(),
-            preexec_fn=sandbox.limit,
+            env=worker_environment(self.directory.name),
         )
+        self.process = self.sandboxed.process
         self._buffer = b""
 
     def wait_ready(self, timeout: float) -> dict[str, str]:
@@ -182,6 +188,7 @@ class Worker:
                 with contextlib.suppress(OSError):
                     pipe.close()
         self.stderr.close()
+        self.sandboxed.release()
         self.directory.cleanup()
 
     def kill(self) -> None:

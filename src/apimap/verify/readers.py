@@ -61,10 +61,12 @@ class RealSignature:
         return next((p for p in self.params if p.spelled == name), None)
 
     def text(self, api: str) -> str:
-        """The signature as a record writes it: ``api(a, b=1, *, c=None)``."""
+        """The signature as a record writes it: ``api(a, /, b=1, *, c=None)``."""
         parts: list[str] = []
         star_written = False
-        for param in self.params:
+        for index, param in enumerate(self.params):
+            after = self.params[index + 1] if index + 1 < len(self.params) else None
+            positional_only = param.kind is ParamKind.POSITIONAL_ONLY
             if param.kind is ParamKind.KEYWORD_ONLY and not star_written:
                 parts.append("*")
                 star_written = True
@@ -73,6 +75,8 @@ class RealSignature:
             shown = param.default is not None and not param.default.opaque
             default = "=" + param.default.text if shown and param.default else ""
             parts.append(param.spelled + default)
+            if positional_only and (after is None or after.kind is not ParamKind.POSITIONAL_ONLY):
+                parts.append("/")
         return f"{api}({', '.join(parts)})"
 
 

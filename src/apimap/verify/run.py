@@ -32,6 +32,10 @@ from apimap.pins import pins_for
 from apimap.rules.base import Rule
 from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
 from apimap.rules.catalog.am001_encoding import RULE as ENCODING
+from apimap.rules.catalog.am261_example_import import RULE as EXAMPLE_IMPORTS
+from apimap.rules.catalog.am262_example_dynamic import RULE as EXAMPLE_DYNAMIC
+from apimap.rules.catalog.am263_example_internals import RULE as EXAMPLE_INTERNALS
+from apimap.rules.catalog.am264_example_files import RULE as EXAMPLE_FILES
 from apimap.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
 from apimap.stamps import (
     VERIFIER_VERSION,
@@ -62,6 +66,8 @@ from apimap.verify.sandbox import Sandbox, detect
 
 DEFAULT_TIMEOUT = 120.0
 """Seconds the jobs of one record may take on one side (calls, probes and examples together)."""
+SAFETY_RULES = (EXAMPLE_IMPORTS, EXAMPLE_DYNAMIC, EXAMPLE_INTERNALS, EXAMPLE_FILES)
+"""The example-code rules: a record that breaks one is reported and never run."""
 
 
 @dataclass
@@ -121,7 +127,8 @@ def default_workers() -> int:
 
 
 def load_record(file: Path) -> tuple[LoadedRecord | None, list[Diagnostic]]:
-    """The record in ``file`` (``None`` if it does not load) and the load and schema findings."""
+    """The record in ``file`` (``None`` if it does not load, or if its code does what the
+    example-code rules forbid) and the load, schema and example-code findings."""
     display = str(file)
     try:
         raw = file.read_bytes()
@@ -130,7 +137,7 @@ def load_record(file: Path) -> tuple[LoadedRecord | None, list[Diagnostic]]:
         return None, [
             Diagnostic(display, 1, 1, ENCODING.code, message, ENCODING.hint, ENCODING.severity)
         ]
-    loaded = check_source(display, raw, [], relative_to_mappings(file.resolve()))
+    loaded = check_source(display, raw, SAFETY_RULES, relative_to_mappings(file.resolve()))
     errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
     doc, _ = loader.load(raw)
     record = None if errors or doc is None else validate(doc)[0]
@@ -295,8 +302,8 @@ def _then_paddle(
             target.set_exception(exc)
             return
         outcomes = torch_result.data.get("runs") if torch_result.data else None
-        if not isinstance(outcomes, list):
-            target.set_result(JobResult(0))
+        if not isinstance(outcomes, list):  # the torch job died: its runs are judged alone
+            target.set_result(JobResult(0, {"runs": [SKIPPED] * len(record_plan.runs)}))
             return
         wanted = [
             index

@@ -19,6 +19,9 @@ from apimap.pins import public_version
 
 SIDES = ("torch", "paddle")
 BFLOAT16 = "bfloat16"
+WIDENED = {"complex32": "complex64"}
+"""Torch dtypes NumPy lacks -> the dtype their values are sent as (the name stays)."""
+
 WEIGHT_NAMES = {"running_mean": "_mean", "running_var": "_variance"}
 """Torch buffer names whose paddle counterparts are named differently."""
 
@@ -90,7 +93,8 @@ class Side:
         return bool(isinstance(value, self.lib.Tensor))
 
     def array(self, tensor: Any) -> tuple[str, Any, bool]:
-        """``(dtype name, numpy array, requires grad)`` of a tensor; bfloat16 as float32."""
+        """``(dtype name, numpy array, requires grad)`` of a tensor; bfloat16 as float32 and
+        complex32 as complex64 (NumPy has neither)."""
         if self.name == "torch":
             plain = tensor.detach().cpu()
             if plain.is_conj():
@@ -98,6 +102,8 @@ class Side:
             dtype = str(plain.dtype).rsplit(".", 1)[-1]
             if dtype == BFLOAT16:
                 plain = plain.float()
+            elif dtype in WIDENED:
+                plain = plain.to(getattr(self.lib, WIDENED[dtype]))
             return dtype, plain.numpy(), bool(tensor.requires_grad)
         dtype = str(tensor.dtype).rsplit(".", 1)[-1]
         plain = tensor.detach()
@@ -126,6 +132,19 @@ class Side:
             return {name for name, value in named.items() if value.requires_grad}
         return {name for name, value in named.items() if not value.stop_gradient}
 
+    def _transposed_weights(self, layer: Any) -> set[str]:
+        """Names of the weights paddle stores transposed: every ``Linear``'s ``weight``
+        ([in, out] where torch has [out, in]; a square one cannot be told by its shape)."""
+        found: set[str] = set()
+        sublayers = getattr(layer, "named_sublayers", None)
+        if sublayers is None:
+            return found
+        linear = self.lib.nn.Linear
+        for prefix, sublayer in [("", layer), *sublayers()]:
+            if isinstance(sublayer, linear):
+                found.add(f"{prefix}.weight" if prefix else "weight")
+        return found
+
     def load_state(
         self, layer: Any, arrays: dict[str, Any], torch_trainable: set[str]
     ) -> list[str]:
@@ -141,6 +160,7 @@ class Side:
         if own is None:
             return ["对象没有 state_dict (no state_dict)"]
         own_trainable = self.trainable(layer)
+        transposed = self._transposed_weights(layer)
         torch_for = {paddle: torch for torch, paddle in WEIGHT_NAMES.items()}
         problems: list[str] = []
         update: dict[str, Any] = {}
@@ -158,7 +178,9 @@ class Side:
             copied.append(tensor)
             value = arrays[source]
             shape = tuple(tensor.shape)
-            if value.shape != shape and value.ndim == 2 and value.T.shape == shape:
+            if value.ndim == 2 and (
+                name in transposed or (value.shape != shape and value.T.shape == shape)
+            ):
                 value = value.T
             if value.shape != shape:
                 problems.append(

@@ -2,7 +2,9 @@
 
 ``torch.abs``, ``torch.sum`` or ``torch.Tensor.view`` are implemented in C and
 have no :func:`inspect.signature`. The stubs declare them, with one ``def`` per
-overload. They are parsed with :mod:`ast`, never imported.
+overload. They are parsed with :mod:`ast`, never imported. The constructors of
+the C extension's classes are not read from their stub classes: those disagree
+with the runtime (the stub's ``finfo(dtype)`` is ``finfo(type)`` when called).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def stub_files(api: str) -> list[tuple[str, str | None]]:
     if api.startswith("torch.nn.functional."):
         return [(FUNCTIONAL, None), (FUNCTIONS, None), (NN, None)]
     if api.count(".") == 1:
-        return [(FUNCTIONS, None), (NN, None)]
+        return [(FUNCTIONS, None), (NN, None), (TENSOR, None)]
     return [(NN, None)] if api.startswith("torch._C._nn.") else []
 
 

@@ -85,7 +85,9 @@ def encode(value: Any, side: Any, depth: int = 0) -> dict[str, Any]:
 def _array(dtype: str, array: Any, grad: bool, tag: str) -> dict[str, Any]:
     if array.size > MAX_ELEMENTS:
         raise TooLarge(f"{array.size} 个元素 (elements)")
-    data = np.ascontiguousarray(array)
+    data = np.asarray(array)
+    if not data.flags.c_contiguous:
+        data = data.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
     return {
         "t": tag,
         "dtype": dtype,

@@ -27,13 +27,16 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
     for index, row in enumerate(record.params):
         kind = derived.row_kind(row)
         torch_side = derived.torch_names(row)
-        if kind is RowKind.RENAME and not set(torch_side) & passed:
+        if kind is RowKind.RENAME and torch_side and not set(torch_side) & passed:
             yield Finding(
                 ctx.loc("params", index),
                 f"没有调用传入 `{torch_side[0]}` (no call passes it)",
             )
         elif (
-            kind is RowKind.DEFAULT_DIFF and index not in set_rows and not set(torch_side) & passed
+            kind is RowKind.DEFAULT_DIFF
+            and torch_side
+            and index not in set_rows
+            and not set(torch_side) & passed
         ):
             yield Finding(ctx.loc("params", index), f"没有调用用到 `{torch_side[0]}` (unexercised)")
         elif kind is RowKind.PADDLE_ONLY and row.setting is not None and row.paddle_value is None:

@@ -21,7 +21,10 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         if Action.REWRITE not in derived.row_actions(row):
             continue
         kind = derived.row_kind(row)
-        wanted = None if kind is RowKind.RETURN_DIFF else derived.torch_names(row)[0]
+        torch_side = derived.torch_names(row)
+        if kind is not RowKind.RETURN_DIFF and not torch_side:
+            continue  # a row without its torch parameter: AM215 reports it
+        wanted = None if kind is RowKind.RETURN_DIFF else torch_side[0]
         if wanted not in by_param:
             name = "返回值" if wanted is None else f"`{wanted}`"
             yield Finding(

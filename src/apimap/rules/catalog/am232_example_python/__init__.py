@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 from functools import lru_cache
 
+from apimap import pycode
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
 from apimap.model import TextRole
@@ -15,13 +16,14 @@ from apimap.rules.text import texts
 
 @lru_cache(maxsize=8192)
 def parse_code(source: str) -> ast.Module | SyntaxError:
-    """The snippet's syntax tree, or the syntax error (never an exception of the parser)."""
+    """The snippet's syntax tree, or the syntax error (never an exception of the parser).
+
+    The tree is shared by every rule that reads the snippet: it must not be changed.
+    """
     try:
-        return ast.parse(source)
+        return pycode.parse_module(source)
     except SyntaxError as exc:
         return exc
-    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, deep nesting
-        return SyntaxError(f"{type(exc).__name__}：代码嵌套过深或过长 (too deeply nested)")
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
@@ -33,7 +35,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         if isinstance(tree, SyntaxError):
             line = tree.lineno or 1
             yield Finding(
-                ctx.doc.text_loc(path, line),
+                ctx.doc.text_loc(path, line, tree.offset or 1),
                 f"{path[-1]} 代码第 {line} 行：{tree.msg} (line {line})",
             )
 
