@@ -114,6 +114,12 @@ def test_the_record_carries_what_the_import_found_until_cleared(tmp_path: Path) 
     assert record.imported is not None
     assert record.imported.source == str(PAGES / "prose_in_code.md")
     assert [(f.line, f.code, f.text) for f in record.imported.findings] == [
+        (
+            21,
+            "IM305",
+            "| <font color='red'>input</font> | <font color='red'>x</font> "
+            "| 输入的 Tensor，仅参数名不一致。 |",
+        ),
         (30, "IM106", "以下两段代码等价"),
         (33, "IM106", "这里 x 会被原地修改"),
     ]
@@ -209,13 +215,14 @@ def test_report_lists_problems_by_line_and_counts_by_reason(tmp_path: Path) -> N
     lines = out.getvalue().splitlines()
     no_table, two_columns = PAGES / "no_table.md", PAGES / "two_columns.md"
     assert lines[:3] == [
-        f"{no_table}:17: IM205 note: 参数映射一节中没有表格 (no table under 参数映射)",
-        f"{no_table}:19: IM101 loss: 内容无法对应到记录字段，已作为注释保留 (text kept as a comment)",
+        f"{no_table}:17: IM205 violation: 参数映射一节中没有表格 (no table under 参数映射)",
+        f"{no_table}:19: IM101 violation: 规范的页面结构中没有这段内容，原文保留 (text outside the layout)",
         f"{two_columns}:19: IM005 failure: 参数映射表应有 PyTorch、Paddle、备注 3 列 "
         "(table needs 3 columns): 2 列",
     ]
     assert (
-        "  差异页面 (pages): 导入 (imported) 0，有损导入 (with losses) 1，失败 (failed) 1" in lines
+        "  差异页面 (pages): 导入 (imported) 0，原页面违反规范 (with violations) 1，"
+        "有损导入 (with losses) 0，失败 (failed) 1" in lines
     )
     assert "    IM005 参数映射表应有 PyTorch、Paddle、备注 3 列 (table needs 3 columns): 1" in lines
 

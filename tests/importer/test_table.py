@@ -50,7 +50,7 @@ def test_categorised_rows_and_alias_rows() -> None:
         Section.BASIC,
     )
     transpose = _entry("torch.transpose")
-    assert transpose.category == CategoryName(None, 3, legacy=True)
+    assert transpose.category == CategoryName(None, 3, legacy=False)
 
 
 def test_missing_list_as_table_and_as_bullets() -> None:

@@ -79,7 +79,9 @@ _INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P
 _LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
 _PARAM_NAME = re.compile(r"^(?:参数\s*)?(?P<name>\*{0,2}[A-Za-z_]\w*)(?:\s*参数)?$")
 """An example heading's parameter: ``out``, ``*size``, ``out 参数``."""
-_OVERLOAD_LABEL = re.compile(r"^#\s*(?:用法|重载|写法|签名)\s*[一二三四五六七八九十\d]*\s*[:：]?\s*$")
+_OVERLOAD_LABEL = re.compile(
+    r"^#\s*(?:用法|重载|写法|签名)\s*[一二三四五六七八九十\d]*\s*[:：]?\s*$"
+)
 """A comment that only numbers the overloads of a signature block (``# 用法一：``)."""
 _STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
 _HEADING_SPLIT = re.compile(r"\s*[：:]\s*")

@@ -191,6 +191,7 @@ def _action_patterns(kind: RowKind) -> list[RemarkPattern]:
     actions: list[Action | tuple[Action, Action]] = [*_ACTION_PAIRS, *_ACTIONS]
     return [RemarkPattern(kind, a, sentence(_probe(kind, a))) for a in actions]
 
+
 LEGACY_DEFAULT_REMARKS = (
     f"{DESC}，PyTorch 为 {TORCH_DEFAULT}，Paddle 为 {PADDLE_DEFAULT}，{SETTING}。",
     f"{DESC}，PyTorch 默认值不同，{SETTING}。",

@@ -131,7 +131,9 @@ def validate_data(data: RecordData) -> Validated:
 def record_fields(record: Record) -> dict[str, Any]:
     """The record as the loader reads its file: model order, defaults and derivable values left
     out, numbers as their text (the loader keeps every scalar but true, false and null as text)."""
-    data: dict[str, Any] = _as_loaded(minimal(record.model_dump(mode="json", exclude_defaults=True)))
+    data: dict[str, Any] = _as_loaded(
+        minimal(record.model_dump(mode="json", exclude_defaults=True))
+    )
     return data
 
 

@@ -52,10 +52,12 @@ def write_text(result: ImportResult, out: TextIO, destination: Path) -> None:
     )
     out.write(
         f"  差异页面 (pages): 导入 (imported) {pages['imported']}，"
+        f"原页面违反规范 (with violations) {pages['violations']}，"
         f"有损导入 (with losses) {pages['lossy']}，失败 (failed) {pages['failed']}\n"
     )
     out.write(
         f"  映射表行 (table rows): 生成记录 (imported) {rows['imported']}，"
+        f"原页面违反规范 (with violations) {rows['violations']}，"
         f"有损导入 (with losses) {rows['lossy']}，并入页面 (merged) {rows['merged']}，"
         f"失败 (failed) {rows['failed']}\n"
     )

@@ -47,7 +47,11 @@ class RowDraft:
 
 
 def _shape(torch: str | None, paddle: str | None) -> str | None:
-    if torch and phrases.RETURN_LABEL in torch and (paddle is None or phrases.RETURN_LABEL in paddle):
+    if (
+        torch
+        and phrases.RETURN_LABEL in torch
+        and (paddle is None or phrases.RETURN_LABEL in paddle)
+    ):
         return "return"
     if torch and paddle:
         return "both"

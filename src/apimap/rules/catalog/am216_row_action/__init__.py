@@ -20,9 +20,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         if row.action is not None and row.actions:
             yield Finding(where, "`action` 与 `actions` 只能写一个 (write action or actions)")
         elif len(row.actions) == 1:
-            yield Finding(
-                where, "只有一个条件时写 `action` (a single condition is an action)"
-            )
+            yield Finding(where, "只有一个条件时写 `action` (a single condition is an action)")
         elif kind.needs_action and not actions:
             yield Finding(where, f"kind: {kind} 需要 `action` (needs action)")
         elif not kind.needs_action and actions:
