@@ -329,6 +329,8 @@ class _PageReader:
         if self.state in ("lead", "torch") and self._side(heading):
             return
         self.lose(heading)
+        if self.state in ("paddle", "params", "notes"):
+            self.state = "unknown"  # a section the layout does not have: its content is kept too
 
     def _side(self, heading: Heading) -> bool:
         link = link_or_text(heading.text)
@@ -526,10 +528,14 @@ def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph
     return summary
 
 
-def _example_fields(example: _Example, rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """An example; a purpose equal to the row's meaning is left to the renderer."""
+def _example_fields(
+    example: _Example, rows: list[dict[str, Any]], spellings: dict[str, str]
+) -> dict[str, Any]:
+    """An example; a purpose equal to the row's meaning is left to the renderer. A heading that
+    names varargs without their stars (``size：…`` for ``*size``) takes the signature's spelling."""
     param, purpose = _split_heading(example.heading) if example.heading else (None, None)
     if param is not None:
+        param = spellings.get(param, param)
         row = next((r for r in rows if r.get("torch") == param), None)
     else:
         row = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
@@ -695,7 +701,8 @@ def _assemble(reader: _PageReader) -> PageResult:
     rows = data.fields.get("params", [])
     for example in reader.examples:
         if example.cases:
-            data.item("examples", _example_fields(example, rows), example.line)
+            spelt = _example_fields(example, rows, _spellings(reader.torch_signatures))
+            data.item("examples", spelt, example.line)
         elif example.heading is not None:
             problems.append(Problem(UNMAPPED_TEXT, example.line, kept=example.heading))
     for note in reader.notes:

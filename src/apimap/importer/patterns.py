@@ -45,9 +45,11 @@ _SLOTS = {
 }
 SLOT_GROUPS = frozenset({*_SLOTS.values(), "note"})
 """The named groups that capture a contributor's text (everything else is fixed wording)."""
-_VALUE_SLOTS = {"torch_default", "paddle_default"}
 _VALUE = r"[^\u4e00-\u9fff，,。；;]+?"
 """A default value as a remark spells it: code, never Chinese words (可选参数 is no value)."""
+_CLAUSE = r"[^，,。；;]+?"
+"""A condition of a conditional remark: one clause (``两侧设备相同`` in 两侧设备相同时需要转写)."""
+_SLOT_TEXT = {"torch_default": _VALUE, "paddle_default": _VALUE, "when0": _CLAUSE, "when1": _CLAUSE}
 _SEPARATOR = r"\s*[，,。；;]\s*|\s*\.\s+"
 """What may end the meaning before a fixed phrase: a comma, or the end of a sentence."""
 _SLOT_SPLIT = re.compile("(" + "|".join(re.escape(slot) for slot in _SLOTS) + ")")
@@ -102,7 +104,7 @@ def _with_slots(rendered: str) -> str:
     for piece in _SLOT_SPLIT.split(rendered):
         if piece in _SLOTS:
             name = _SLOTS[piece]
-            parts.append(f"(?P<{name}>{_VALUE if name in _VALUE_SLOTS else '.+?'})")
+            parts.append(f"(?P<{name}>{_SLOT_TEXT.get(name, '.+?')})")
         elif piece:
             parts.append(tolerant(piece))
     return "".join(parts)

@@ -109,6 +109,15 @@ def _actions(
     return {"action": action.value} if action else {}
 
 
+def _meaning_and_difference(text: str) -> tuple[str | None, str]:
+    """``输出的形状，size 是可变参数，paddle 是 list`` -> the meaning and the difference: the
+    first clause is the meaning when it does not itself describe the difference."""
+    first, _, rest = text.partition("，")
+    if rest and not describes_difference(first) and describes_difference(rest):
+        return first, rest
+    return None, text
+
+
 def describes_difference(text: str) -> bool:
     """A remark without a phrase that still says how the two sides differ."""
     return bool(_SIDE_WORD.search(text) and _DIFFERENCE_WORD.search(text))
@@ -148,6 +157,32 @@ def read_row(line: int, cells: list[str]) -> tuple[RowDraft | None, list[Problem
         if labels != {phrases.RETURN_LABEL}:
             problems.append(Problem(RETURN_LABEL, line, kept=" | ".join(sorted(labels))))
         torch = paddle = None
+    return _read_remark(line, _names(torch), _names(paddle), remark, shape, problems)
+
+
+_NAME_LIST = re.compile(r"\s*[,，、]\s*")
+_NAME = re.compile(r"^\*{0,2}[A-Za-z_]\w*$")
+
+
+def _names(cell: str | None) -> str | list[str] | None:
+    """A name cell; one naming several parameters (``bias_ih_attr, bias_hh_attr``) is a list."""
+    if cell is None:
+        return None
+    parts = _NAME_LIST.split(cell)
+    if len(parts) > 1 and all(_NAME.match(part) for part in parts):
+        return parts
+    return cell
+
+
+def _read_remark(
+    line: int,
+    torch: str | list[str] | None,
+    paddle: str | list[str] | None,
+    remark: str,
+    shape: str,
+    problems: list[Problem],
+) -> tuple[RowDraft | None, list[Problem]]:
+    """The row's kind and fields from its remark."""
     for pattern in patterns.remark_patterns(shape):
         match = pattern.pattern.match(remark)
         if match is None:
@@ -160,8 +195,11 @@ def read_row(line: int, cells: list[str]) -> tuple[RowDraft | None, list[Problem
         kind = pattern.kind
         desc = _clean(groups.get("desc"))
         if kind is RowKind.SAME and desc is not None and describes_difference(desc):
+            meaning, difference = _meaning_and_difference(desc)
             fields = {"torch": torch, "paddle": paddle, "kind": RowKind.USAGE_DIFF.value}
-            fields["diff"] = desc
+            fields |= {"desc": meaning, "diff": difference}
+            detail = f"kind: {RowKind.USAGE_DIFF}"
+            problems.append(Problem(NO_PHRASE, line, detail, kept=remark))
             return _draft(line, fields, remark, inconsistent=True), problems
         if kind is RowKind.SAME and torch != paddle:
             kind = RowKind.RENAME

@@ -1,0 +1,61 @@
+"""Issue 18's classes of legacy pages, one fixture page each (``fixtures/fidelity/``).
+
+Each page ``NAME.md`` comes with the record the import writes (``NAME.yaml``, carrying what the
+import found in ``imported.findings``) and ``NAME.expect.txt``: the exact import report lines and
+the exact ``apimap check`` diagnostics of the written record. Every diagnostic listed there is a
+real violation of the page (or text the record cannot hold, a warning), never an artifact of the
+import.
+
+Left out of the check lines are the three errors every freshly imported record has whatever its
+page says, because a legacy page cannot carry them: AM220 (no ``calls``), AM701 (not verified)
+and AM702 (``zh_name: TODO``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from import_support import FIXTURES
+
+from apimap.check import check_source
+from apimap.importer.findings import with_findings
+from apimap.importer.page import read_page
+from apimap.importer.writer import record_text
+from apimap.paths import record_path
+from apimap.rules.registry import RECORD_RULES
+
+PAGES = FIXTURES / "fidelity"
+OWED_BY_EVERY_IMPORT = frozenset({"AM220", "AM701", "AM702"})
+
+
+def outcome(page: Path) -> tuple[str | None, list[str]]:
+    """The written record's text and the report: import lines, then check lines."""
+    result = read_page(page.read_text(encoding="utf-8"))
+    lines = ["import:"]
+    lines += [
+        f"{page.name}:{p.line}: {p.code} {p.severity}: {p.message()}" for p in result.problems
+    ]
+    lines.append("check:")
+    if result.record is None:
+        return None, lines
+    text = record_text(with_findings(result.record, page.name, result.problems))
+    relpath = record_path(result.record.torch_api)
+    path = f"mappings/{relpath}"
+    checked = check_source(path, text.encode("utf-8"), RECORD_RULES, relpath=relpath)
+    lines += [
+        f"{d.path}:{d.line}: {d.code} {d.severity}: {d.message}"
+        for d in checked.diagnostics
+        if d.code not in OWED_BY_EVERY_IMPORT
+    ]
+    return text, lines
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PAGES.glob("*.md")))
+def test_fidelity_page_gives_the_expected_record_and_diagnostics(name: str) -> None:
+    page = PAGES / f"{name}.md"
+    text, lines = outcome(page)
+    expected = (PAGES / f"{name}.expect.txt").read_text(encoding="utf-8").splitlines()
+    assert lines == expected
+    record = PAGES / f"{name}.yaml"
+    assert text == (record.read_text(encoding="utf-8") if record.exists() else None)
