@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from apimap.categories import Category
 from apimap.corpus import Entry
 from apimap.importer.inline import unescape
+from apimap.importer.record_data import record_fields
 from apimap.model import Record
 from apimap.render import views
 from apimap.render.names import api_docname
@@ -94,3 +96,33 @@ def normalise(page: str) -> str:
         if line or (out and out[-1]):
             out.append(line)
     return "\n".join(out).strip() + "\n"
+
+
+def as_shown(record: Record) -> Record:
+    """``record`` without what the site does not show: verification inputs, calls, probe
+    acknowledgements, settings written as values, the torch-style names paddle accepts, the
+    signature and section of a 功能缺失 record (it has no page), and whether a rewritten row
+    of a usage-differs record differs in type or in usage (both say 需要转写)."""
+    data = record_fields(record)
+    for name in ("paddle_accepts", "calls", "accepted"):
+        data.pop(name, None)
+    if record.category is Category.MISSING:
+        for name in ("torch_signature", "section"):
+            data.pop(name, None)
+    for row in data.get("params", []):
+        row.pop("convert", None)
+        if row.get("setting"):  # the page shows the setting, not the value verify passes
+            row.pop("paddle_value", None)
+        if record.category is Category.INPUT_USAGE_DIFF and row.get("kind") == "type_diff":
+            row["kind"] = "usage_diff"
+    for note in data.get("notes", []):
+        note.pop("probes", None)
+    cases = [case for example in data.get("examples", []) for case in example["cases"]]
+    cases += [note["example"] for note in data.get("notes", []) if "example" in note]
+    for case in cases:
+        for name in ("inputs", "outputs", "rtol", "atol", "shape_only"):
+            case.pop(name, None)
+        for side in ("torch", "paddle"):
+            if case.get(side) is not None:
+                case[side] = case[side].rstrip("\n") + "\n"
+    return Record.model_validate(data)

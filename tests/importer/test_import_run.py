@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 import pytest
-from import_support import FIXTURES, ROOT
+from import_support import FIXTURES, ROOT, as_shown
 
 from apimap import loader
 from apimap.categories import Category, Section
@@ -176,36 +176,9 @@ def test_site_pages_and_tables_import_back_to_the_records(tmp_path: Path) -> Non
     assert [u.problems for u in result.units if u.problems] == []
     for entry in load_entries(corpus):
         imported = _record(out / record_path(entry.api))
-        assert imported == _as_shown(entry.record), entry.api
+        assert imported == as_shown(entry.record), entry.api
 
 
-def _as_shown(record: Record) -> Record:
-    """``record`` without what the site does not show: verification inputs, calls, probe
-    acknowledgements, settings written as values, the torch-style names paddle accepts, the
-    signature and section of a 功能缺失 record (it has no page), and whether a rewritten row
-    of a usage-differs record differs in type or in usage (both say 需要转写)."""
-    data = record_fields(record)
-    for name in ("paddle_accepts", "calls", "accepted"):
-        data.pop(name, None)
-    if record.category is Category.MISSING:
-        for name in ("torch_signature", "section"):
-            data.pop(name, None)
-    for row in data.get("params", []):
-        row.pop("convert", None)
-        if row.get("setting"):  # the page shows the setting, not the value verify passes
-            row.pop("paddle_value", None)
-        if record.category is Category.INPUT_USAGE_DIFF and row.get("kind") == "type_diff":
-            row["kind"] = "usage_diff"
-    for note in data.get("notes", []):
-        note.pop("probes", None)
-    cases = [case for example in data.get("examples", []) for case in example["cases"]]
-    cases += [note["example"] for note in data.get("notes", []) if "example" in note]
-    for case in cases:
-        for name in ("inputs", "outputs", "rtol", "atol", "shape_only"):
-            case.pop(name, None)
-        for side in ("torch", "paddle"):
-            case[side] = case[side].rstrip("\n") + "\n"
-    return Record.model_validate(data)
 
 
 def test_report_lists_problems_by_line_and_counts_by_reason(tmp_path: Path) -> None:

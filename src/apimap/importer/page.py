@@ -74,7 +74,9 @@ _BADGE = re.compile(r"^\[(?P<text>.*)\]\{\.apimap-badge[^}]*\}(?:\s*验证于.*)
 _RELEASES = re.compile(r"^(适用于|只适用于) Paddle ")
 """The paddle releases the matrix measured (generated from the stamp)."""
 _UNPROVEN = re.compile(r"^未经验证的部分\s*[：:]")
-_NAME_LINE = re.compile(r"^(?P<name>[^`（(]+?)\s*(?:[（(](?P<kind>[^）)]+)[）)])?$")
+_NAME_LINE = re.compile(r"^(?P<name>[^`]+?)\s*(?:[（(](?P<kind>[^（）()]+)[）)])?$")
+"""The Chinese name, and the API type in a final parenthesis (the name may hold parentheses of
+its own: ``符号函数（支持复数）（方法）``)."""
 _INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
 _LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
 _PARAM_NAME = re.compile(r"^(?:参数\s*)?(?P<name>\*{0,2}[A-Za-z_]\w*)(?:\s*参数)?$")
@@ -389,8 +391,8 @@ class _PageReader:
             types = {label: value for value, label in phrases.API_TYPE_LABELS.items()}
             if kind is not None and kind in types:
                 self.api_type = types[kind]
-            elif kind is not None:
-                self.lose(paragraph, "无法识别的 API 类型 (unknown API type)")
+            elif kind is not None:  # a parenthesis that names no API type is part of the name
+                self.zh_name = text.strip()
             return
         self.lose(paragraph)
 

@@ -70,26 +70,31 @@ _PUNCTUATION = {
     "`": "`?",
 }
 _FINAL_STOP = r"\s*(?:。|\.(?=\s|$))"
+_STRICT_STOP = r"\s*。"
+_STRICT_SEPARATOR = r"\s*[，。；]\s*"
 _REVERSE_LOOKALIKES: dict[str, str] = {}
 for _odd, _normal in LOOKALIKES.items():
     _REVERSE_LOOKALIKES[_normal] = _REVERSE_LOOKALIKES.get(_normal, "") + _odd
 
 
-def tolerant(literal: str) -> str:
-    """A regular expression matching ``literal`` with the tolerated variations."""
+def tolerant(literal: str, strict: bool = False) -> str:
+    """A regular expression matching ``literal`` with the tolerated variations (``strict``:
+    only with other spacing)."""
     out: list[str] = []
     index = 0
     while index < len(literal):
         word = next((w for w in _WORDS if literal.startswith(w, index)), None)
-        if word is not None:
+        if word is not None and not strict:
             out.append(_WORDS[word])
             index += len(word)
             continue
         char = literal[index]
-        if char in _PUNCTUATION:
-            out.append(_PUNCTUATION[char])
-        elif char.isspace():
+        if char.isspace():
             out.append(r"\s*")
+        elif strict:
+            out.append(re.escape(char))
+        elif char in _PUNCTUATION:
+            out.append(_PUNCTUATION[char])
         elif char in _REVERSE_LOOKALIKES:
             out.append(f"[{re.escape(char + _REVERSE_LOOKALIKES[char])}]")
         else:
@@ -98,7 +103,7 @@ def tolerant(literal: str) -> str:
     return "".join(out)
 
 
-def _with_slots(rendered: str) -> str:
+def _with_slots(rendered: str, strict: bool = False) -> str:
     """``rendered`` as a pattern: literal parts tolerant, sentinels as named groups."""
     parts = []
     for piece in _SLOT_SPLIT.split(rendered):
@@ -106,22 +111,25 @@ def _with_slots(rendered: str) -> str:
             name = _SLOTS[piece]
             parts.append(f"(?P<{name}>{_SLOT_TEXT.get(name, '.+?')})")
         elif piece:
-            parts.append(tolerant(piece))
+            parts.append(tolerant(piece, strict))
     return "".join(parts)
 
 
-def sentence(rendered: str) -> re.Pattern[str]:
+def sentence(rendered: str, strict: bool = False) -> re.Pattern[str]:
     """A rendered sentence ending in ``。``: the stop may be missing; text after it is a note.
 
     A meaning that a fixed phrase follows may end with a stop instead of a comma, or be
-    missing altogether.
+    missing altogether. A ``strict`` pattern takes only the punctuation and spelling of the
+    wording: tried first, it keeps a half-width comma inside a contributor's text
+    (``[N, C, L]``) from being read as the end of the meaning.
     """
     body = rendered.removesuffix("。")
     lead = ""
+    separator, stop = (_STRICT_SEPARATOR, _STRICT_STOP) if strict else (_SEPARATOR, _FINAL_STOP)
     if body.startswith(DESC + "，"):
         body = body.removeprefix(DESC + "，")
-        lead = f"(?:(?P<desc>.+?)(?:{_SEPARATOR}))?"
-    pattern = rf"^\s*{lead}{_with_slots(body)}(?:{_FINAL_STOP}(?P<note>.*?)|)\s*$"
+        lead = f"(?:(?P<desc>.+?)(?:{separator}))?"
+    pattern = rf"^\s*{lead}{_with_slots(body, strict)}(?:{stop}(?P<note>.*?)|)\s*$"
     return re.compile(pattern, re.DOTALL)
 
 
@@ -188,10 +196,10 @@ _ACTION_PAIRS = tuple(permutations(_ACTIONS, 2))
 """Conditional remarks: 相同时需要转写，不同时暂无转写方式 and the other orders and pairs."""
 
 
-def _action_patterns(kind: RowKind) -> list[RemarkPattern]:
+def _action_patterns(kind: RowKind, strict: bool) -> list[RemarkPattern]:
     """Conditional actions first (they are longer), then the three plain actions."""
     actions: list[Action | tuple[Action, Action]] = [*_ACTION_PAIRS, *_ACTIONS]
-    return [RemarkPattern(kind, a, sentence(_probe(kind, a))) for a in actions]
+    return [RemarkPattern(kind, a, sentence(_probe(kind, a), strict)) for a in actions]
 
 
 LEGACY_DEFAULT_REMARKS = (
@@ -201,39 +209,50 @@ LEGACY_DEFAULT_REMARKS = (
 """Default-difference remarks of the legacy pages (the spec's template wording)."""
 
 
-def _default_patterns() -> Iterator[RemarkPattern]:
+def _default_patterns(strict: bool) -> Iterator[RemarkPattern]:
     for torch_default in (True, False):
         for paddle_default in (True, False):
             record = _probe_record(torch_default, paddle_default)
             text = _probe(RowKind.DEFAULT_DIFF, None, record)
-            yield RemarkPattern(RowKind.DEFAULT_DIFF, None, sentence(text), states_defaults=True)
+            pattern = sentence(text, strict)
+            yield RemarkPattern(RowKind.DEFAULT_DIFF, None, pattern, states_defaults=True)
 
 
-def _legacy_default_patterns() -> Iterator[RemarkPattern]:
+def _legacy_default_patterns(strict: bool) -> Iterator[RemarkPattern]:
     for legacy in LEGACY_DEFAULT_REMARKS:
+        pattern = sentence(legacy, strict)
         yield RemarkPattern(
-            RowKind.DEFAULT_DIFF, None, sentence(legacy), states_defaults=TORCH_DEFAULT in legacy
+            RowKind.DEFAULT_DIFF, None, pattern, states_defaults=TORCH_DEFAULT in legacy
         )
 
 
 @cache
 def remark_patterns(shape: str) -> tuple[RemarkPattern, ...]:
-    """The patterns to try, most specific first, for a row of ``shape``.
+    """The patterns to try, most specific first, for a row of ``shape``: every pattern
+    strictly (the wording's own punctuation and spelling), then every one tolerantly.
 
     ``shape`` says which name cells are filled: ``both``, ``torch``, ``paddle``
     or ``return`` (both cells say 返回值).
     """
-    inconsistent = _action_patterns(RowKind.USAGE_DIFF)
+    return (*_remark_patterns(shape, strict=True), *_remark_patterns(shape, strict=False))
+
+
+def _remark_patterns(shape: str, strict: bool) -> tuple[RemarkPattern, ...]:
+    inconsistent = _action_patterns(RowKind.USAGE_DIFF, strict)
     if shape == "torch":
-        return tuple(_action_patterns(RowKind.TORCH_ONLY))
+        return tuple(_action_patterns(RowKind.TORCH_ONLY, strict))
     if shape == "paddle":
         text = _probe(RowKind.PADDLE_ONLY, None)
-        return (RemarkPattern(RowKind.PADDLE_ONLY, None, sentence(text)),)
+        return (RemarkPattern(RowKind.PADDLE_ONLY, None, sentence(text, strict)),)
     if shape == "return":
         return tuple(RemarkPattern(RowKind.RETURN_DIFF, p.action, p.pattern) for p in inconsistent)
-    rename = RemarkPattern(RowKind.RENAME, None, sentence(_probe(RowKind.RENAME, None)))
-    same = RemarkPattern(RowKind.SAME, None, sentence(_probe(RowKind.SAME, None)))
-    return (*_default_patterns(), *inconsistent, *_legacy_default_patterns(), rename, same)
+    rename = RemarkPattern(RowKind.RENAME, None, sentence(_probe(RowKind.RENAME, None), strict))
+    same = RemarkPattern(RowKind.SAME, None, sentence(_probe(RowKind.SAME, None), strict))
+    defaults = [*_default_patterns(strict)]
+    legacy = [*_legacy_default_patterns(strict)]
+    if strict:  # a meaning alone has no wording of its own: only the tolerant pass takes it
+        return (*defaults, *inconsistent, *legacy, rename)
+    return (*defaults, *inconsistent, *legacy, rename, same)
 
 
 @cache

@@ -109,6 +109,22 @@ def _actions(
     return {"action": action.value} if action else {}
 
 
+_DIFFERENCE_START = re.compile(r"^(?:PyTorch|Pytorch|Paddle|paddle|torch|两者|两侧|二者)")
+
+
+def _where_difference_starts(desc: str | None, diff: str | None) -> tuple[str | None, str | None]:
+    """The remark joins the meaning and the difference with ``，``, and either may hold one
+    too: the difference starts at the first clause that names a side (``PyTorch 可以是…``),
+    when there is one."""
+    if desc is None or diff is None or _DIFFERENCE_START.match(diff):
+        return desc, diff
+    clauses = f"{desc}，{diff}".split("，")
+    for index in range(1, len(clauses)):
+        if _DIFFERENCE_START.match(clauses[index]):
+            return "，".join(clauses[:index]), "，".join(clauses[index:])
+    return desc, diff
+
+
 def _meaning_and_difference(text: str) -> tuple[str | None, str]:
     """``输出的形状，size 是可变参数，paddle 是 list`` -> the meaning and the difference: the
     first clause is the meaning when it does not itself describe the difference."""
@@ -204,12 +220,13 @@ def _read_remark(
         if kind is RowKind.SAME and torch != paddle:
             kind = RowKind.RENAME
             problems.append(Problem(NO_PHRASE, line, f"kind: {kind}", kept=remark))
+        desc, diff = _where_difference_starts(desc, _clean(groups.get("diff")))
         fields = {
             "torch": torch,
             "paddle": paddle,
             "kind": kind.value,
             "desc": desc,
-            "diff": _clean(groups.get("diff")),
+            "diff": diff,
             "setting": _setting(kind, _clean(groups.get("setting"))),
             **_actions(pattern.action, groups),
             "note": _clean(groups.get("note")),
