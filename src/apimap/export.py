@@ -357,6 +357,15 @@ def run_command(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
+    if args.format == "paddle-docs":
+        from apimap import paddle_docs
+
+        if args.directory is None:
+            print("apimap export: --format paddle-docs 需要输出目录 (needs DIR)", file=sys.stderr)
+            return 2
+        written = paddle_docs.write_pages(entries, Path(args.directory))
+        print(f"已写入 (wrote) {len(written)} 个页面 (pages) → {args.directory}", file=sys.stderr)
+        return 0
     _write(export_text(entries), args.output)
     return 0
 
@@ -367,5 +376,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", help="输出文件；默认写到标准输出 (default: stdout)")
     parser.add_argument(
         "--schema", action="store_true", help="输出导出文档的 JSON Schema (write the JSON Schema)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=("json", "paddle-docs"),
+        default="json",
+        help="json：一个 JSON 文档；paddle-docs：每条记录一个上游文档仓库格式的 Markdown 页面，"
+        "写入 DIR (one JSON document, or one upstream-layout Markdown page per record into DIR)",
+    )
+    parser.add_argument(
+        "directory", nargs="?", metavar="DIR", help="paddle-docs 页面的输出目录 (pages go here)"
     )
     parser.set_defaults(handler=run_command)
