@@ -652,7 +652,27 @@ def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
     return None if first in mapped else first
 
 
+_BARE_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+"""A "signature" that is only a name: the page of an attribute or a constant."""
+
+
+def _without_bare_names(reader: _PageReader) -> None:
+    """An attribute or a constant has no signature: a block holding only its name
+    (``torch.Tensor.T``, ``torch.float16``) says which it is (a class member is an attribute)."""
+    bare = bool(reader.torch_signatures) and all(
+        _BARE_NAME.match(text) for text in reader.torch_signatures
+    )
+    if bare:
+        reader.torch_signatures = []
+        if reader.api_type is None:
+            member = derived.is_class_member(reader.api)
+            reader.api_type = (ApiType.ATTRIBUTE if member else ApiType.CONSTANT).value
+    if reader.paddle_signatures and all(_BARE_NAME.match(t) for t in reader.paddle_signatures):
+        reader.paddle_signatures = []
+
+
 def _assemble(reader: _PageReader) -> PageResult:
+    _without_bare_names(reader)
     data = RecordData()
     summary_paragraphs = _summary_paragraphs(reader, data)
     problems = list(reader.problems)
