@@ -603,10 +603,16 @@ def _defaults_problems(record: Record, drafts: list[RowDraft]) -> list[Problem]:
             continue
         actual = derived.row_defaults(record, row)
         stated_torch, stated_paddle = draft.stated_defaults
-        if not (
-            same_default_text(actual.torch, stated_torch)
-            and same_default_text(actual.paddle, stated_paddle)
-        ):
+        torch_side, paddle_side = derived.torch_names(row), derived.paddle_names(row)
+        known = [  # a parameter the signatures do not name (a torch-style name paddle accepts)
+            (found, stated)  # is not judged: its default is unknown, not absent
+            for side, found, stated, find in (
+                (torch_side, actual.torch, stated_torch, derived.torch_param),
+                (paddle_side, actual.paddle, stated_paddle, derived.paddle_param),
+            )
+            if side and find(record, side[0]) is not None
+        ]
+        if not all(same_default_text(found, stated) for found, stated in known):
             detail = f"`{row.torch}`"
             problems.append(Problem(STATED_DEFAULTS, draft.line, detail, kept=draft.remark))
     return problems
