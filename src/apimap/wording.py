@@ -28,6 +28,16 @@ def _default(template: str, absent: str, default: str | None) -> str:
     return absent if default is None else template.format(value=shown(default))
 
 
+def defaults_clause(torch: str | None, paddle: str | None) -> str:
+    """Both defaults as a remark words them: ``PyTorch 默认值为 `0.1`，Paddle 无默认值``."""
+    return "，".join(
+        [
+            _default(phrases.TORCH_DEFAULT, phrases.TORCH_NO_DEFAULT, torch),
+            _default(phrases.PADDLE_DEFAULT, phrases.PADDLE_NO_DEFAULT, paddle),
+        ]
+    )
+
+
 def remark(record: Record, row: ParamRow) -> str:
     """The 备注 cell of a row: the contributor's meaning (if any) plus the fixed phrase."""
     kind = derived.row_kind(row)

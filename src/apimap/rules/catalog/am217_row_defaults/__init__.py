@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
+from apimap import derived, wording
 from apimap.categories import RowKind
 from apimap.context import RecordContext
 from apimap.defaults import same_default_text, shown
@@ -30,8 +30,9 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         if kind in {RowKind.SAME, RowKind.RENAME} and not same:
             yield Finding(
                 where,
-                f"`{torch_side[0]}` 默认值 PyTorch 为 {shown(torch_param.default)}，Paddle 为 "
-                f"{shown(paddle_param.default)} (defaults differ)",
+                f"`{torch_side[0]}` "
+                f"{wording.defaults_clause(torch_param.default, paddle_param.default)} "
+                "(defaults differ)",
                 "改为 kind: default_diff，并用 setting 或 paddle_value 说明 Paddle 应如何设置 "
                 "(use default_diff)",
             )
