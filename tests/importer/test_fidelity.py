@@ -13,6 +13,7 @@ and AM702 (``zh_name: TODO``).
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from import_support import FIXTURES
 from apimap.check import check_source
 from apimap.importer.findings import with_findings
 from apimap.importer.page import read_page
+from apimap.importer.report import summary
+from apimap.importer.run import run_import
 from apimap.importer.writer import record_text
 from apimap.paths import record_path
 from apimap.rules.registry import RECORD_RULES
@@ -59,3 +62,17 @@ def test_fidelity_page_gives_the_expected_record_and_diagnostics(name: str) -> N
     assert lines == expected
     record = PAGES / f"{name}.yaml"
     assert text == (record.read_text(encoding="utf-8") if record.exists() else None)
+
+
+def test_the_import_summary_counts_every_finding_of_the_pages(tmp_path: Path) -> None:
+    result = run_import([PAGES], tmp_path / "mappings")
+    counts = summary(result)
+    pages = sorted(PAGES.glob("*.md"))
+    assert counts["pages"]["failed"] == 0
+    assert counts["written"] == len(pages)
+    expected: Counter[str] = Counter()
+    for page in pages:
+        lines = (PAGES / f"{page.stem}.expect.txt").read_text(encoding="utf-8").splitlines()
+        reported = lines[1 : lines.index("check:")]
+        expected.update(line.split(": ", 1)[1].split()[0] for line in reported)
+    assert counts["reasons"] == dict(sorted(expected.items()))
