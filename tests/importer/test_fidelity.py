@@ -6,6 +6,20 @@ the exact ``apimap check`` diagnostics of the written record. Every diagnostic l
 real violation of the page (or text the record cannot hold, a warning), never an artifact of the
 import.
 
+The pages, by class:
+
+* importer artifacts (the page is fine, the record must be too): ``phrase_own_sentence`` (a phrase
+  as its own sentence, a remark that is only the phrase), ``varargs_without_stars``,
+  ``example_headings`` (``out 参数：``, bare ``# PyTorch`` markers, a one-sided block),
+  ``member_to_function``, ``return_label``, ``signature_overloads``, ``optional_vs_required``;
+* rules that were too strict: ``return_label`` (one row, two paddle parameters), ``third_party``,
+  ``attribute_page``, ``real_name_param``, ``equal_defaults`` and ``contradictory_defaults``
+  (defaults compared as values), ``absent_default`` (无默认值), ``conditional_remark``,
+  ``wrong_category`` (the cause reported once);
+* nothing silently fixed: ``missing_final_stop``, ``difference_without_phrase``,
+  ``phrase_spelling``, ``font_tags``, ``prose_in_code``, ``legacy_category``,
+  ``contradictory_defaults``, ``extra_section``, ``unclosed_fence``, ``deletable``.
+
 Left out of the check lines are the three errors every freshly imported record has whatever its
 page says, because a legacy page cannot carry them: AM220 (no ``calls``), AM701 (not verified)
 and AM702 (``zh_name: TODO``).
