@@ -241,3 +241,29 @@ def test_a_worker_inherits_none_of_the_callers_secrets(monkeypatch: pytest.Monke
     assert "GITHUB_TOKEN" not in env
     assert env["PATH"] == "/usr/bin:/bin" and env["HOME"] == "/tmp/work"
     assert env["CUDA_VISIBLE_DEVICES"] == "" and "PYTHONPATH" in env
+
+
+def test_an_environment_under_tmp_stays_visible(isolated: None, tmp_path: Path) -> None:
+    # A checkout or a virtual environment under /tmp (common on CI machines) must still run,
+    # although the sandbox replaces /tmp with an empty one; the rest of /tmp stays hidden.
+    secret = tmp_path / "secret.txt"
+    secret.write_text("x", encoding="utf-8")
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "env")], check=True
+    )
+    python = str(tmp_path / "env" / "bin" / "python")
+    work = tmp_path / "work"
+    work.mkdir()
+    box = detect()
+    started = box.start(
+        [python, "-c", f"import os; print(os.path.exists({str(secret)!r}))"],
+        str(work),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        out, err = started.process.communicate(timeout=120)
+    finally:
+        started.process.kill()
+        started.release()
+    assert (started.process.returncode, out.decode().strip(), err.decode()) == (0, "False", "")

@@ -29,6 +29,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import IO, Any
 
 from apimap.verify.pids import PidsGroup, PidsHierarchy, find_hierarchy, user_tasks
@@ -78,7 +79,20 @@ _KERNEL_SETTINGS = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"
 """Files under ``/proc`` that root could write to change the host."""
 
 
-def _bwrap(directory: str) -> list[str]:
+def _kept(argv: list[str]) -> list[str]:
+    """Read-only binds for what a worker needs from under ``/tmp``, which the sandbox replaces
+    with an empty one: the interpreter's environment and apimap's own source (a checkout or a
+    virtual environment under ``/tmp`` is common on CI machines)."""
+    needed = [Path(argv[0]).absolute().parent.parent] if argv else []
+    needed.append(Path(__file__).resolve().parents[2])
+    temporary = Path("/tmp")
+    kept = sorted(
+        {str(path) for path in needed if path.is_relative_to(temporary) and path != temporary}
+    )
+    return [arg for path in kept for arg in ("--ro-bind", path, path)]
+
+
+def _bwrap(directory: str, argv: list[str] | None = None) -> list[str]:
     hidden = ["--tmpfs", "/run"]
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
         hidden += ["--tmpfs", "/var/run"]
@@ -90,6 +104,7 @@ def _bwrap(directory: str) -> list[str]:
         "--proc", "/proc",
         *read_only,
         "--tmpfs", "/tmp",
+        *_kept(argv or []),
         *hidden,
         "--bind", directory, directory,
         "--chdir", directory,
@@ -132,7 +147,7 @@ class Sandbox:
     def command(self, argv: list[str], directory: str) -> list[str]:
         """``argv`` wrapped in the isolation this machine offers."""
         if self.isolation == "bwrap":
-            return [*_bwrap(directory), *argv]
+            return [*_bwrap(directory, argv), *argv]
         if self.isolation == "unshare":
             return ["unshare", "--net", "--", *argv]
         return argv
