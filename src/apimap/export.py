@@ -11,6 +11,8 @@ order, so the same records always give byte-identical output.
 
 The document's JSON Schema is generated from the models below
 (``apimap export --schema``) and committed as ``schema/export.schema.json``.
+``apimap export --format paddle-docs DIR`` writes Markdown pages instead
+(:mod:`apimap.paddle_docs`).
 """
 
 from __future__ import annotations
