@@ -115,7 +115,9 @@ _DIFFERENCE_START = re.compile(r"^(?:PyTorch|Pytorch|Paddle|paddle|torch|两者|
 def _where_difference_starts(desc: str | None, diff: str | None) -> tuple[str | None, str | None]:
     """The remark joins the meaning and the difference with ``，``, and either may hold one
     too: the difference starts at the first clause that names a side (``PyTorch 可以是…``),
-    when there is one."""
+    when there is one; a remark that starts so has no meaning."""
+    if desc is not None and diff is not None and _DIFFERENCE_START.match(desc):
+        return None, f"{desc}，{diff}"  # no meaning: the remark starts with the difference
     if desc is None or diff is None or _DIFFERENCE_START.match(diff):
         return desc, diff
     clauses = f"{desc}，{diff}".split("，")
