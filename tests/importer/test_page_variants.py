@@ -313,6 +313,28 @@ def test_defaults_a_remark_states_wrongly_are_reported_with_the_remark() -> None
     assert "Paddle 默认值为 `False`" in (result.problems[0].kept or "")
 
 
+def test_an_example_heading_says_where_a_meaning_with_a_comma_ends() -> None:
+    text = _replaced(
+        "08_input_usage_diff",
+        [
+            (
+                "| dim0 | perm | 要交换的第一个维度，PyTorch 给出要交换的两个维度，",
+                "| dim0 | perm | 要交换的第一个维度，从 0 开始，这里给出要交换的两个维度，",
+            ),
+            ("#### dim0：要交换的第一个维度", "#### dim0：要交换的第一个维度，从 0 开始"),
+        ],
+    )
+    result = read_page(text)
+    assert result.problems == []
+    assert result.record is not None
+    row = result.record.params[1]
+    assert (row.desc, row.diff) == (
+        "要交换的第一个维度，从 0 开始",
+        "这里给出要交换的两个维度，Paddle 给出全部维度的新顺序",
+    )
+    assert result.record.examples[0].purpose is None
+
+
 def test_a_default_of_a_parameter_the_signature_does_not_name_is_not_judged() -> None:
     # paddle accepts the torch-style name `cache_enabled` for its `cache` (paddle_accepts, which
     # no page shows): the page's stated default is unknown to the importer, not contradicted

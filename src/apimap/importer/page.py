@@ -630,6 +630,28 @@ def _spellings(signatures: list[str]) -> dict[str, str]:
     }
 
 
+def _split_by_example_headings(
+    drafts: list[RowDraft], examples: list[_Example], spellings: dict[str, str]
+) -> None:
+    """A remark joins the meaning and the difference with ``，`` and cannot say where one ends
+    when the meaning holds a ``，`` too; an example heading ``参数：功能`` whose purpose the remark
+    starts with says it (the renderer writes the row's meaning there)."""
+    purposes: dict[str, str] = {}
+    for example in examples:
+        param, purpose = _split_heading(example.heading) if example.heading else (None, None)
+        if param is not None and purpose is not None:
+            purposes.setdefault(spellings.get(param, param), purpose)
+    for draft in drafts:
+        fields = draft.fields
+        torch, desc, diff = fields.get("torch"), fields.get("desc"), fields.get("diff")
+        if not isinstance(torch, str) or diff is None or torch not in purposes:
+            continue
+        purpose = purposes[torch]
+        joined = "，".join(part for part in (desc, diff) if part)
+        if purpose != desc and joined.startswith(f"{purpose}，"):
+            fields["desc"], fields["diff"] = purpose, joined.removeprefix(f"{purpose}，")
+
+
 def _spell_varargs(drafts: list[RowDraft], torch: list[str], paddle: list[str]) -> None:
     """Tables often write varargs without their stars (``size`` for ``*size``): the rows take
     the signature's spelling."""
@@ -716,6 +738,7 @@ def _assemble(reader: _PageReader) -> PageResult:
     drafts, row_problems = _rows(reader)
     problems += row_problems
     _spell_varargs(drafts, reader.torch_signatures, reader.paddle_signatures)
+    _split_by_example_headings(drafts, reader.examples, _spellings(reader.torch_signatures))
     self_param = _self_param(reader, drafts)
     if self_param is not None:
         data.set("self_param", self_param, sides[1][0].line)
