@@ -179,8 +179,6 @@ def test_site_pages_and_tables_import_back_to_the_records(tmp_path: Path) -> Non
         assert imported == as_shown(entry.record), entry.api
 
 
-
-
 def test_report_lists_problems_by_line_and_counts_by_reason(tmp_path: Path) -> None:
     result = run_import([PAGES / "no_table.md", PAGES / "two_columns.md"], tmp_path / "mappings")
     out = io.StringIO()
