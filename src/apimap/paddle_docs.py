@@ -14,8 +14,10 @@ the remarks, summaries and headings are generated from the records, never hand-t
 only the site shows (the verification badge, the behaviour table, older Paddle releases) is
 left out. The Chinese name stays as the line under the title, so that a page imports back
 (``apimap import``) to the record it was written from, up to what no page shows (calls,
-verification inputs, probe acknowledgements). 功能缺失 records have no page: upstream lists
-them in its mapping table.
+verification inputs, probe acknowledgements, the section of upstream's mapping table) and two
+things a page cannot say: where a meaning that holds a ``，`` ends when no example heading
+repeats it, and whether a rewritten row differs in type or in usage (the remarks are the same).
+功能缺失 records have no page: upstream lists them in its mapping table.
 """
 
 from __future__ import annotations
