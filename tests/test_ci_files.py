@@ -35,7 +35,7 @@ def _commands(program: str) -> list[list[str]]:
     """Every invocation of ``program`` in the workflow's steps, as argument lists."""
     found = []
     for script in _steps():
-        for line in script.splitlines():
+        for line in script.replace("\\\n", " ").splitlines():
             lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
             lexer.whitespace_split = True
             words = []

@@ -27,6 +27,12 @@ def configure(verify: argparse.ArgumentParser) -> None:
         help="只验证没有当前验证标记的记录 (only records whose stamp is not current)",
     )
     verify.add_argument(
+        "--part",
+        metavar="K/N",
+        help="只验证语料的第 K 部分（共 N 部分，按 API 名称划分）；today/N 每天换一部分；与 --stale "
+        "同用时验证两者之和 (one of N parts of the corpus; today/N rotates daily)",
+    )
+    verify.add_argument(
         "--matrix",
         action="store_true",
         help="同时在较早的 Paddle 版本（3.0.0、3.1.1、3.2.2）上运行并比较，结果写入验证标记；"
@@ -50,6 +56,7 @@ def run_command(args: argparse.Namespace) -> int:
     from apimap.diagnostics import Severity
     from apimap.report import WRITERS
     from apimap.verify.environments import EnvironmentMismatch, EnvironmentSetupError
+    from apimap.verify.parts import PartError, parse_part
     from apimap.verify.pool import WorkerStartError
     from apimap.verify.run import run_verify
 
@@ -60,6 +67,13 @@ def run_command(args: argparse.Namespace) -> int:
         print("apimap verify: --jobs 与 --timeout 必须为正数 (must be positive)", file=sys.stderr)
         return EXIT_USAGE
     try:
+        part = parse_part(args.part) if args.part is not None else None
+    except PartError as exc:
+        print(f"apimap verify: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if part is not None:
+        print(f"apimap verify: 第 {part} 部分 (part {part})", file=sys.stderr)
+    try:
         result = run_verify(
             paths,
             workers=args.jobs,
@@ -67,6 +81,7 @@ def run_command(args: argparse.Namespace) -> int:
             update=args.update,
             stale_only=args.stale,
             matrix=args.matrix,
+            part=part,
         )
     except (EnvironmentMismatch, EnvironmentSetupError, WorkerStartError) as exc:
         print(f"apimap verify: {exc}", file=sys.stderr)

@@ -59,6 +59,7 @@ from apimap.verify.environments import (
     torch_environment,
 )
 from apimap.verify.evaluate import Judgement, judge, release_result
+from apimap.verify.parts import Part
 from apimap.verify.plan import RecordPlan, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
 from apimap.verify.runtime import RUN_SECONDS
@@ -144,6 +145,14 @@ def load_record(file: Path) -> tuple[LoadedRecord | None, list[Diagnostic]]:
     if doc is None or record is None:
         return None, loaded.diagnostics
     return LoadedRecord(display, file, raw, record, doc), loaded.diagnostics
+
+
+def _selected(loaded: LoadedRecord, stale_only: bool, part: Part | None) -> bool:
+    if not stale_only and part is None:
+        return True
+    if part is not None and part.holds(loaded.record.torch_api):
+        return True
+    return stale_only and current_stamp(loaded) is None
 
 
 def current_stamp(loaded: LoadedRecord) -> Stamp | None:
@@ -415,9 +424,12 @@ def run_verify(
     update: bool = False,
     stale_only: bool = False,
     matrix: bool = False,
+    part: Part | None = None,
 ) -> VerifyResult:
     """Verify every record below ``paths``; with ``update``, stamp the records that pass; with
-    ``matrix``, also measure every older paddle release (creating its environment if needed)."""
+    ``matrix``, also measure every older paddle release (creating its environment if needed).
+    ``stale_only`` and ``part`` narrow the records to those without a current stamp and to one
+    part of the corpus; given both, a record is verified when either holds."""
     began = time.monotonic()
     result = VerifyResult()
     records: list[LoadedRecord] = []
@@ -425,7 +437,7 @@ def run_verify(
         result.files += 1
         loaded, diagnostics = load_record(file)
         result.diagnostics += diagnostics
-        if loaded is not None and not (stale_only and current_stamp(loaded) is not None):
+        if loaded is not None and _selected(loaded, stale_only, part):
             records.append(loaded)
     result.records = len(records)
     plans = [plan(loaded.record) for loaded in records]
