@@ -11,7 +11,7 @@ import pytest
 from apimap.categories import Category
 from apimap.cli import main
 from apimap.coverage.command import todo_items
-from apimap.coverage.compute import Status, compute
+from apimap.coverage.compute import Status, by_use, compute
 from apimap.coverage.usage import UsageData, build_usage, dump_usage, parse_usage
 from apimap.scan.classify import Classifier
 from apimap.scan.knowledge import Knowledge, load_knowledge
@@ -143,6 +143,25 @@ def test_todo_ranks_unclassified_groups_by_usage(surface: Surface, usage: UsageD
     assert todo_items(coverage, surface, usage, ["torch.nn.*"]) == []
 
 
+def test_coverage_weighted_by_use(surface: Surface, usage: UsageData) -> None:
+    # torch.cat 5 + torch.concat 7 + torch.nn.Linear 10 + torch.float32 1 unclassified; a
+    # classified name with uses moves its weight to its status.
+    coverage = compute(surface, load_knowledge(CORPUS))
+    weighted = by_use(coverage, usage.uses)
+    assert weighted.total == 23 and weighted.uses[Status.UNCLASSIFIED] == 23
+    assert weighted.classified_percent == 0.0
+    usage.apis["torch.abs"] = {"a": 69}
+    usage.apis["torch.clip"] = {"b": 8}
+    weighted = by_use(coverage, usage.uses)
+    assert (weighted.total, weighted.uses[Status.RECORD], weighted.uses[Status.ALIAS]) == (
+        100,
+        69,
+        8,
+    )
+    assert weighted.classified_percent == 77.0
+    assert weighted.percent(Status.ALIAS) == 8.0
+
+
 def test_usage_file_round_trip_and_build(
     tmp_path: Path, surface: Surface, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -180,9 +199,13 @@ def test_command_formats_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> N
     assert document["format"] == "apimap-coverage"
     nn = next(row for row in document["namespaces"] if row["namespace"] == "torch.nn")
     assert (nn["total"], nn["record"], nn["unclassified"]) == (169, 4, 165)
+    uses = document["uses"]
+    assert uses["total"] == sum(uses[status.value] for status in Status)
+    assert 0 < uses["classified_percent"] < 100
     assert main(["coverage", "--mappings", str(CORPUS), "--namespace", "torch.nn"]) == 0
     out = capsys.readouterr().out
     assert "  torch.nn  " in out and "torch.nn.functional" not in out
+    assert "按常用模型库中的使用次数加权" in out
     assert main(["coverage", "--mappings", str(CORPUS), "--todo", "--limit", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("未分类的公开名称") and len(lines) == 4

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 
 if TYPE_CHECKING:
-    from apimap.coverage.compute import Counts, Coverage
+    from apimap.coverage.compute import Counts, Coverage, UseCoverage
     from apimap.coverage.usage import UsageData
     from apimap.scan.classify import Classifier
     from apimap.surface.table import Surface
@@ -114,7 +114,21 @@ def _row(counts: Counts) -> list[Any]:
 _HEAD = ["公开名称 names", "有记录 record", "功能缺失 missing", "别名 alias", "未分类", "已分类 %"]
 
 
-def _coverage_text(coverage: Coverage, patterns: list[str], out: TextIO) -> None:
+def _use_line(by_use: UseCoverage, usage: UsageData) -> str:
+    from apimap.coverage.compute import Status
+
+    sources = ", ".join(f"{lib.name} {lib.version}" for lib in usage.libraries) or "-"
+    shares = "，".join(
+        f"{status.label} {by_use.percent(status):.1f}%"
+        for status in (Status.RECORD, Status.MISSING, Status.ALIAS)
+    )
+    return (
+        f"按常用模型库中的使用次数加权 (weighted by use in {sources})：{by_use.total} 次使用中"
+        f"已分类 {by_use.classified_percent:.1f}%（{shares}）\n"
+    )
+
+
+def _coverage_text(coverage: Coverage, patterns: list[str], use_line: str, out: TextIO) -> None:
     versions = ", ".join(f"{k} {v}" for k, v in coverage.versions.items())
     out.write(f"公开 API 覆盖率 (coverage of the public surface: {versions})\n")
     out.write(f"  {'命名空间 namespace':40s}" + "".join(f"{h:>14s}" for h in _HEAD) + "\n")
@@ -128,12 +142,13 @@ def _coverage_text(coverage: Coverage, patterns: list[str], out: TextIO) -> None
         )
         out.write("\n")
     out.write(f"  {'全部 (all)':40s}" + "".join(f"{c!s:>14s}" for c in _row(coverage.total)) + "\n")
+    out.write(use_line)
     if coverage.outside:
         out.write("不在公开 API 表中的记录名称 (record names outside the surface): ")
         out.write(", ".join(coverage.outside) + "\n")
 
 
-def _coverage_markdown(coverage: Coverage, patterns: list[str], out: TextIO) -> None:
+def _coverage_markdown(coverage: Coverage, patterns: list[str], use_line: str, out: TextIO) -> None:
     out.write("| 命名空间 | " + " | ".join(_HEAD) + " |\n| --- |" + " ---: |" * len(_HEAD) + "\n")
     for ns in coverage.namespaces:
         if _selected(ns.namespace, patterns):
@@ -141,6 +156,7 @@ def _coverage_markdown(coverage: Coverage, patterns: list[str], out: TextIO) -> 
     for library, counts in sorted(coverage.libraries.items()):
         out.write(f"| **{library} 合计** | " + " | ".join(map(str, _row(counts))) + " |\n")
     out.write("| **全部** | " + " | ".join(map(str, _row(coverage.total))) + " |\n")
+    out.write("\n" + use_line)
 
 
 def _counts_json(counts: Counts) -> dict[str, Any]:
@@ -154,8 +170,10 @@ def _counts_json(counts: Counts) -> dict[str, Any]:
     }
 
 
-def coverage_json(coverage: Coverage, patterns: list[str]) -> dict[str, Any]:
+def coverage_json(coverage: Coverage, patterns: list[str], by_use: UseCoverage) -> dict[str, Any]:
     """The ``apimap-coverage`` document (version 1)."""
+    from apimap.coverage.compute import Status
+
     return {
         "format": "apimap-coverage",
         "version": 1,
@@ -173,6 +191,11 @@ def coverage_json(coverage: Coverage, patterns: list[str]) -> dict[str, Any]:
         "libraries": {lib: _counts_json(c) for lib, c in sorted(coverage.libraries.items())},
         "total": _counts_json(coverage.total),
         "outside_surface": coverage.outside,
+        "uses": {
+            "total": by_use.total,
+            **{status.value: by_use.uses[status] for status in Status},
+            "classified_percent": round(by_use.classified_percent, 2),
+        },
     }
 
 
@@ -250,7 +273,7 @@ def _update_usage(args: argparse.Namespace, surface: Surface, classifier: Classi
 
 def run_command(args: argparse.Namespace) -> int:
     """Print the coverage table, the worklist, or rebuild the usage counts."""
-    from apimap.coverage.compute import compute
+    from apimap.coverage.compute import by_use, compute
     from apimap.coverage.usage import load_usage
     from apimap.scan.classify import Classifier
     from apimap.scan.knowledge import KnowledgeError, default_mappings, load_knowledge
@@ -271,16 +294,17 @@ def run_command(args: argparse.Namespace) -> int:
         return _update_usage(args, surface, Classifier(surface, knowledge))
     coverage = compute(surface, knowledge)
     out = sys.stdout
+    usage = load_usage()
     if not args.todo:
+        weighted = by_use(coverage, usage.uses)
         if args.format == "json":
-            document = coverage_json(coverage, args.namespace)
+            document = coverage_json(coverage, args.namespace, weighted)
             out.write(json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
         elif args.format == "markdown":
-            _coverage_markdown(coverage, args.namespace, out)
+            _coverage_markdown(coverage, args.namespace, _use_line(weighted, usage), out)
         else:
-            _coverage_text(coverage, args.namespace, out)
+            _coverage_text(coverage, args.namespace, _use_line(weighted, usage), out)
         return EXIT_CLEAN
-    usage = load_usage()
     items = todo_items(coverage, surface, usage, args.namespace)
     shown = items[: args.limit] if args.limit else items
     if args.format == "json":

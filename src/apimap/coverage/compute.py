@@ -10,6 +10,7 @@ when a record lists it among its aliases or the table says it is an alias of
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -163,3 +164,33 @@ def _status(
         if other != name and record is not None:
             return NameStatus(name, namespace, kind, Status.ALIAS, record, "surface")
     return NameStatus(name, namespace, kind, Status.UNCLASSIFIED, None)
+
+
+@dataclass(frozen=True)
+class UseCoverage:
+    """The names' statuses weighted by how often popular model code uses each name."""
+
+    uses: Counter[Status]
+
+    @property
+    def total(self) -> int:
+        """Uses of every public name."""
+        return sum(self.uses.values())
+
+    def percent(self, *statuses: Status) -> float:
+        """Share of the uses that fall on names of ``statuses``, 0 to 100."""
+        picked = sum(self.uses[status] for status in statuses)
+        return 100.0 * picked / self.total if self.total else 100.0
+
+    @property
+    def classified_percent(self) -> float:
+        """Share of the uses on names with a record, 功能缺失 or an alias."""
+        return self.percent(Status.RECORD, Status.MISSING, Status.ALIAS)
+
+
+def by_use(coverage: Coverage, uses: Callable[[str], int]) -> UseCoverage:
+    """Weigh every name of ``coverage`` by ``uses(name)``."""
+    counted: Counter[Status] = Counter()
+    for item in coverage.names:
+        counted[item.status] += uses(item.name)
+    return UseCoverage(counted)
