@@ -13,6 +13,7 @@ from apimap.verify import run as run_module
 from apimap.verify.parts import Part, PartError, parse_part
 from rule_fixtures import fixture_entries
 
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = [f"torch.api{index}" for index in range(700)]
 
 
@@ -61,3 +62,19 @@ def test_stale_and_part_select_what_ci_verifies(tmp_path: Path) -> None:
     assert run_module.run_verify(folder, workers=1, stale_only=True, part=other).records == 0
     assert run_module.run_verify(folder, workers=1, stale_only=True, part=holding).records == 1
     assert run_module.run_verify(folder, workers=1, part=other).records == 0
+
+
+def test_update_never_stamps_a_record_check_rejects(tmp_path: Path) -> None:
+    # verify runs the code; `apimap check` judges the rest. A record that runs but is still a
+    # draft (AM702) gets its check errors reported, not a stamp.
+    real = ROOT / "mappings" / "torch" / "torch.log1p.yaml"
+    record = tmp_path / "mappings" / "torch" / real.name
+    record.parent.mkdir(parents=True)
+    text = real.read_text(encoding="utf-8")
+    record.write_text(text.replace("zh_name: ", "zh_name: TODO ", 1), encoding="utf-8")
+    folder = [record.parent]
+    result = run_module.run_verify(folder, workers=1, update=True, check_first=True)
+    assert [(d.code, d.line) for d in result.diagnostics] == [("AM702", 3)]
+    assert result.stamped == []
+    record.write_text(text, encoding="utf-8")
+    assert run_module.run_verify(folder, workers=1, update=True, check_first=True).stamped

@@ -82,6 +82,7 @@ def run_command(args: argparse.Namespace) -> int:
             stale_only=args.stale,
             matrix=args.matrix,
             part=part,
+            check_first=True,
         )
     except (EnvironmentMismatch, EnvironmentSetupError, WorkerStartError) as exc:
         print(f"apimap verify: {exc}", file=sys.stderr)

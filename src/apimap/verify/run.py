@@ -36,7 +36,10 @@ from apimap.rules.catalog.am261_example_import import RULE as EXAMPLE_IMPORTS
 from apimap.rules.catalog.am262_example_dynamic import RULE as EXAMPLE_DYNAMIC
 from apimap.rules.catalog.am263_example_internals import RULE as EXAMPLE_INTERNALS
 from apimap.rules.catalog.am264_example_files import RULE as EXAMPLE_FILES
+from apimap.rules.catalog.am701_stamp import RULE as STAMP
+from apimap.rules.catalog.am703_partial_stamp import RULE as PARTIAL_STAMP
 from apimap.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
+from apimap.rules.registry import RECORD_RULES
 from apimap.stamps import (
     VERIFIER_VERSION,
     Release,
@@ -69,6 +72,8 @@ DEFAULT_TIMEOUT = 120.0
 """Seconds the jobs of one record may take on one side (calls, probes and examples together)."""
 SAFETY_RULES = (EXAMPLE_IMPORTS, EXAMPLE_DYNAMIC, EXAMPLE_INTERNALS, EXAMPLE_FILES)
 """The example-code rules: a record that breaks one is reported and never run."""
+BEFORE_STAMPING = tuple(rule for rule in RECORD_RULES if rule not in (STAMP, PARTIAL_STAMP))
+"""Every record rule but the two about the stamp itself (see ``check_first``)."""
 
 
 @dataclass
@@ -153,6 +158,14 @@ def _selected(loaded: LoadedRecord, stale_only: bool, part: Part | None) -> bool
     if part is not None and part.holds(loaded.record.torch_api):
         return True
     return stale_only and current_stamp(loaded) is None
+
+
+def _check_errors(loaded: LoadedRecord) -> list[Diagnostic]:
+    """The errors ``apimap check`` finds in the record, its stamp aside."""
+    found = check_source(
+        loaded.path, loaded.raw, BEFORE_STAMPING, relative_to_mappings(loaded.file.resolve())
+    )
+    return [d for d in found.diagnostics if d.severity is Severity.ERROR]
 
 
 def current_stamp(loaded: LoadedRecord) -> Stamp | None:
@@ -425,11 +438,14 @@ def run_verify(
     stale_only: bool = False,
     matrix: bool = False,
     part: Part | None = None,
+    check_first: bool = False,
 ) -> VerifyResult:
     """Verify every record below ``paths``; with ``update``, stamp the records that pass; with
     ``matrix``, also measure every older paddle release (creating its environment if needed).
     ``stale_only`` and ``part`` narrow the records to those without a current stamp and to one
-    part of the corpus; given both, a record is verified when either holds."""
+    part of the corpus; given both, a record is verified when either holds. With
+    ``check_first`` (what ``apimap verify --update`` does), a record that ``apimap check``
+    rejects is not stamped and its errors are reported."""
     began = time.monotonic()
     result = VerifyResult()
     records: list[LoadedRecord] = []
@@ -492,7 +508,11 @@ def run_verify(
         for version, release in measured.items():
             result.differing[version] = result.differing.get(version, 0) + (not release.holds)
         if update and not judgement.blocks_stamp:
-            _stamp(loaded, judgement, result, measured if matrix else None)
+            refused = _check_errors(loaded) if check_first else []
+            if refused:
+                result.diagnostics += refused
+            else:
+                _stamp(loaded, judgement, result, measured if matrix else None)
     result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
     result.seconds = time.monotonic() - began
     return result
