@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from apimap.model import Record
 from apimap.verify.plan import packages, plan
 
@@ -51,3 +53,15 @@ def test_each_side_of_a_run_gets_its_package(torch_side: object, paddle_side: ob
     paddle_out = run(spec.spec("paddle"), paddle_side)  # type: ignore[arg-type]
     assert torch_out["ok"] and paddle_out["ok"], (torch_out, paddle_out)
     assert torch_out["values"]["y"] == paddle_out["values"]["y"]
+
+
+def test_the_module_of_the_api_is_imported_before_its_code_runs() -> None:
+    # `torch.distributed.tensor.Replicate()` works only after `import torch.distributed.tensor`,
+    # which a user's module has; the worker does the same for the record's API (not for
+    # whatever an earlier record happened to import).
+    from apimap.verify.runtime import import_home
+
+    assert import_home("xml.dom.minidom.parseString") == "xml.dom.minidom"
+    assert "xml.dom.minidom" in sys.modules
+    assert import_home("json.JSONDecoder") == "json"
+    assert import_home("no_such_package.thing") is None

@@ -44,6 +44,9 @@ class RunSpec:
     """The call's setup code (torch, paddle), run first on each side."""
     packages: tuple[str | None, str | None] = (None, None)
     """Another package each side's code uses by name (``einops``), imported for it."""
+    apis: tuple[str | None, str | None] = (None, None)
+    """Each side's API: its module is imported before the code runs, as the user's module
+    does (``torch.distributed.tensor.Replicate()`` needs ``import torch.distributed.tensor``)."""
 
     def spec(
         self, side: str, weights: dict[str, Any] | None = None, seconds: float | None = None
@@ -61,6 +64,9 @@ class RunSpec:
         package = self.packages[0] if side == "torch" else self.packages[1]
         if package is not None:
             found["package"] = package
+        api = self.apis[0] if side == "torch" else self.apis[1]
+        if api is not None:
+            found["api"] = api
         if side == "paddle":
             found["weights"] = weights or {}
         return found
@@ -171,6 +177,7 @@ def _call_runs(
             index,
             setup,
             packages(record),
+            (record.torch_api, record.paddle_api),
         )
 
     runs = [run(base.torch, base.paddle, None, {})]
@@ -218,6 +225,7 @@ def plan(record: Record) -> RecordPlan:
                 _tolerance(execution),
                 frozenset(execution.shape_only),
                 packages=packages(record),
+                apis=(record.torch_api, record.paddle_api),
             )
         )
     return RecordPlan(torch_check(record), paddle_check(record), runs, errors)

@@ -13,6 +13,7 @@ copied in on the paddle side.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import signal
 import traceback
@@ -152,6 +153,23 @@ class _Layers:
         return layer
 
 
+@functools.cache
+def import_home(api: str) -> str | None:
+    """Import the module an API lives in (its longest importable prefix), as a user's
+    ``import torch.distributed.tensor`` does; the module's name, or ``None``."""
+    parts = api.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        name = ".".join(parts[:end])
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+        except Exception:  # a module that fails on import: the code's own run reports it
+            return None
+        return name
+    return None
+
+
 def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
     """Run ``spec`` (code, inputs, outputs, probe, torch weights) and encode the results."""
     found, failure = _evaluate_inputs(spec.get("inputs") or {}, side)
@@ -169,6 +187,8 @@ def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
                 "stage": "setup",
                 "error": f"没有安装 {package} (not installed): {exc}",
             }
+    if spec.get("api"):
+        import_home(str(spec["api"]))
     for name, value in found.items():
         is_array = isinstance(value, side.np.ndarray)
         namespace[name] = side.tensor(value, made_as.get(name)) if is_array else value
