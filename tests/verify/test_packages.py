@@ -5,13 +5,17 @@ from __future__ import annotations
 import sys
 
 from apimap.model import Record
-from apimap.verify.plan import packages, plan
+from apimap.verify.plan import outside_package, plan
 
 
 def _record(torch_api: str, paddle_api: str | None) -> Record:
     return Record.model_validate(
         {"torch_api": torch_api, "zh_name": "测试", "paddle_api": paddle_api}
     )
+
+
+def packages(record: Record) -> tuple[str | None, str | None]:
+    return outside_package(record.torch_api), outside_package(record.paddle_api or "")
 
 
 def test_only_packages_other_than_the_libraries_are_imported() -> None:

@@ -37,13 +37,15 @@ class Ended:
     seconds: float
 
 
-def run(script: str, work: Path, limits: Limits | None = None) -> Ended:
+def run(
+    script: str, work: Path, limits: Limits | None = None, python: str = sys.executable
+) -> Ended:
     """``python -c script`` in the sandbox, in ``work``."""
     work.mkdir(exist_ok=True)
     box = detect(limits)
     began = time.monotonic()
     started = box.start(
-        [sys.executable, "-c", script],
+        [python, "-c", script],
         str(work),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -252,18 +254,6 @@ def test_an_environment_under_tmp_stays_visible(isolated: None, tmp_path: Path) 
         [sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "env")], check=True
     )
     python = str(tmp_path / "env" / "bin" / "python")
-    work = tmp_path / "work"
-    work.mkdir()
-    box = detect()
-    started = box.start(
-        [python, "-c", f"import os; print(os.path.exists({str(secret)!r}))"],
-        str(work),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        out, err = started.process.communicate(timeout=120)
-    finally:
-        started.process.kill()
-        started.release()
-    assert (started.process.returncode, out.decode().strip(), err.decode()) == (0, "False", "")
+    script = f"import os; print(os.path.exists({str(secret)!r}))"
+    ended = run(script, tmp_path / "work", python=python)
+    assert (ended.status, ended.out.strip(), ended.err) == (0, "False", "")

@@ -42,11 +42,10 @@ class RunSpec:
     """The call the run belongs to (calls and their probes)."""
     setup: tuple[str, str] | None = None
     """The call's setup code (torch, paddle), run first on each side."""
-    packages: tuple[str | None, str | None] = (None, None)
-    """Another package each side's code uses by name (``einops``), imported for it."""
     apis: tuple[str | None, str | None] = (None, None)
     """Each side's API: its module is imported before the code runs, as the user's module
-    does (``torch.distributed.tensor.Replicate()`` needs ``import torch.distributed.tensor``)."""
+    does (``torch.distributed.tensor.Replicate()`` needs ``import torch.distributed.tensor``),
+    and a package other than the libraries (``einops``) is bound by name."""
 
     def spec(
         self, side: str, weights: dict[str, Any] | None = None, seconds: float | None = None
@@ -61,12 +60,12 @@ class RunSpec:
         }
         if self.setup is not None:
             found["setup"] = self.setup[0] if side == "torch" else self.setup[1]
-        package = self.packages[0] if side == "torch" else self.packages[1]
-        if package is not None:
-            found["package"] = package
         api = self.apis[0] if side == "torch" else self.apis[1]
         if api is not None:
             found["api"] = api
+            package = outside_package(api)
+            if package is not None:
+                found["package"] = package
         if side == "paddle":
             found["weights"] = weights or {}
         return found
@@ -176,7 +175,6 @@ def _call_runs(
             transform,
             index,
             setup,
-            packages(record),
             (record.torch_api, record.paddle_api),
         )
 
@@ -224,7 +222,6 @@ def plan(record: Record) -> RecordPlan:
                 explicit,
                 _tolerance(execution),
                 frozenset(execution.shape_only),
-                packages=packages(record),
                 apis=(record.torch_api, record.paddle_api),
             )
         )
@@ -234,9 +231,8 @@ def plan(record: Record) -> RecordPlan:
 _LIBRARIES = frozenset({"torch", "torchvision", "paddle", "numpy"})
 
 
-def packages(record: Record) -> tuple[str | None, str | None]:
-    """The top-level package of each side's API when it is not one of the libraries
+def outside_package(api: str) -> str | None:
+    """The top-level package of an API when it is not one of the libraries
     (``einops.rearrange``): code names it without importing it, as a user's module does."""
-    roots = (record.torch_api.split(".", 1)[0], (record.paddle_api or "").split(".", 1)[0])
-    found = tuple(root if root and root not in _LIBRARIES else None for root in roots)
-    return found[0], found[1]
+    root = api.split(".", 1)[0]
+    return root if root and root not in _LIBRARIES else None
