@@ -171,6 +171,13 @@ class _CallCode(_Strict):
     """调用本 API 的 PyTorch 代码（一个表达式或几行语句）；除本 API 与 dtype 外不使用 torch
     / torch code calling this API (an expression or statements); no other torch name."""
 
+    weights: Code | None = None
+    """两侧权重名称或排列不同时，Paddle 侧在复制前改写 PyTorch 权重的代码：`state` 是
+    PyTorch 权重名 → NumPy 数组的字典，代码就地改写它（改名、拆分、转置），如把
+    `in_proj_weight` 拆成 `q_proj.weight` 等三项
+    / paddle-side code that rewrites torch's weights before they are copied, when names or
+    layouts differ: it changes `state` (torch weight name -> NumPy array) in place."""
+
 
 class Call(Execution, _CallCode):
     """可执行的参数映射：一段 PyTorch 代码，Paddle 代码由参数映射推导

@@ -176,3 +176,17 @@ def test_a_square_linear_weight_is_transposed_too(torch_side: Side, paddle_side:
     x = np.random.rand(2, 3).astype("float32")
     expected = torch_layer(torch_side.lib.tensor(x)).detach().numpy()
     assert np.allclose(paddle_layer(paddle_side.lib.to_tensor(x)).numpy(), expected, atol=1e-6)
+
+
+def test_sparse_results_compare_by_values_and_layout(torch_side: Side, paddle_side: Side) -> None:
+    data = np.array([[0.0, 1.0], [2.0, 0.0]], dtype="float32")
+    torch_dense, paddle_dense = torch_side.lib.from_numpy(data), paddle_side.lib.to_tensor(data)
+    left, right = _both(
+        torch_side, paddle_side, torch_dense.to_sparse(), paddle_dense.to_sparse_coo(2)
+    )
+    assert (left["layout"], right["layout"]) == ("sparse_coo", "sparse_coo")
+    assert compare("y", left, right, EXACT) == []
+    left, right = _both(torch_side, paddle_side, torch_dense.to_sparse_csr(), paddle_dense)
+    [message] = compare("y", left, right, EXACT)
+    assert "layout differs" in message
+    assert "torch float32 [2, 2] sparse_csr，paddle float32 [2, 2]" in message

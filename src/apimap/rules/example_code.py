@@ -78,6 +78,10 @@ SYSTEM = frozenset(
 )
 """Attribute names (with or without leading or trailing underscores) that lead to the
 operating system, the interpreter's internals or native code, whatever module they hang on."""
+FRAMEWORK_MODULES = frozenset({"paddle.signal", "torch.signal"})
+"""Framework modules named like a system module (``paddle.signal`` holds ``stft``,
+``torch.signal`` window functions, not the operating system's signals): allowed by their
+full name only."""
 FRAME_ATTRIBUTES = frozenset(
     {"f_globals", "f_locals", "f_builtins", "f_back", "f_code", "gi_frame", "gi_code"}
     | {"cr_frame", "cr_code", "ag_frame", "tb_frame", "tb_next", "func_globals"}
@@ -490,6 +494,8 @@ class _Checker:
                     yield _issue(Concern.IMPORT, node, f"`from {node.module} import *`")
                 elif members is not None and alias.name not in members:
                     yield _member(node, f"{node.module}.{alias.name}")
+                elif f"{node.module}.{alias.name}" in FRAMEWORK_MODULES:
+                    continue
                 elif _system(alias.name) or _is_dunder(alias.name):
                     yield _internal(node, alias.name)
             return
@@ -502,15 +508,21 @@ class _Checker:
             yield _issue(
                 Concern.IMPORT, node, f"`{module}` 不在允许导入的模块中 (module not allowed)"
             )
-        elif any(_system(part) or _is_dunder(part) for part in rest):
-            yield _internal(node, next(p for p in rest if _system(p) or _is_dunder(p)))
+        else:
+            for allowed in FRAMEWORK_MODULES:
+                if module == allowed or module.startswith(f"{allowed}."):
+                    rest = module.removeprefix(allowed).split(".")[1:]
+            if any(_system(part) or _is_dunder(part) for part in rest):
+                yield _internal(node, next(p for p in rest if _system(p) or _is_dunder(p)))
 
     def _attribute(self, node: ast.Attribute) -> Iterator[Issue]:
         name = node.attr
+        base = self.scope.dotted(node.value)
+        if f"{base}.{name}" in FRAMEWORK_MODULES:
+            return
         if _internal_name(name):
             yield _internal(node, name)
             return
-        base = self.scope.dotted(node.value)
         if base in RESTRICTED and name not in RESTRICTED[base]:
             yield _member(node, f"{base}.{name}")
         elif name in PATH_ESCAPES and (

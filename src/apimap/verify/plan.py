@@ -46,6 +46,8 @@ class RunSpec:
     """Each side's API: its module is imported before the code runs, as the user's module
     does (``torch.distributed.tensor.Replicate()`` needs ``import torch.distributed.tensor``),
     and a package other than the libraries (``einops``) is bound by name."""
+    weights: str | None = None
+    """The call's code that rewrites torch's weights for paddle (names, splits)."""
 
     def spec(
         self, side: str, weights: dict[str, Any] | None = None, seconds: float | None = None
@@ -68,6 +70,8 @@ class RunSpec:
                 found["package"] = package
         if side == "paddle":
             found["weights"] = weights or {}
+            if self.weights is not None:
+                found["rename_weights"] = self.weights
         return found
 
 
@@ -176,6 +180,7 @@ def _call_runs(
             index,
             setup,
             (record.torch_api, record.paddle_api),
+            call.weights,
         )
 
     runs = [run(base.torch, base.paddle, None, {})]

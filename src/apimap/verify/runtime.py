@@ -125,9 +125,16 @@ def _evaluate_inputs(
 class _Layers:
     """The hook every construction of a class API goes through."""
 
-    def __init__(self, side: Side, torch_weights: dict[str, dict[str, Any]] | None) -> None:
+    def __init__(
+        self,
+        side: Side,
+        torch_weights: dict[str, dict[str, Any]] | None,
+        rename: str | None = None,
+    ) -> None:
         self.side = side
         self.torch_weights = torch_weights
+        self.rename = rename
+        """The call's ``weights`` code: rewrites ``state`` before it is copied."""
         self.recorded: dict[str, dict[str, Any]] = {}
         self.problems: list[str] = []
 
@@ -136,21 +143,48 @@ class _Layers:
         if self.torch_weights is None:
             state = self.side.layer_state(layer)
             if state:
+                size = sum(int(self.side.np.prod(tuple(tensor.shape))) for tensor in state.values())
+                if size > values.MAX_WEIGHT_ELEMENTS:
+                    raise values.TooLarge(
+                        f"权重共 {size} 个元素，超过可复制的上限 {values.MAX_WEIGHT_ELEMENTS}"
+                        " (weights too large to copy across)"
+                    )
+                limit = values.MAX_WEIGHT_ELEMENTS
                 self.recorded[key] = {
                     "tensors": {
-                        name: values.encode(tensor, self.side) for name, tensor in state.items()
+                        name: values.encode(tensor, self.side, max_elements=limit)
+                        for name, tensor in state.items()
                     },
                     "trainable": sorted(self.side.trainable(layer)),
                 }
         elif self.torch_weights.get(key):
             recorded = self.torch_weights[key]
             arrays = {name: values.decode_array(item) for name, item in recorded["tensors"].items()}
-            self.problems += self.side.load_state(layer, arrays, set(recorded["trainable"]))
+            trainable = set(recorded["trainable"])
+            if self.rename is not None:
+                arrays, trainable = self._renamed(arrays, trainable)
+            self.problems += self.side.load_state(layer, arrays, trainable)
             if self.problems:
                 raise RuntimeError(
                     "无法复制权重 (cannot copy the weights)：" + "；".join(self.problems)
                 )
         return layer
+
+    def _renamed(
+        self, arrays: dict[str, Any], trainable: set[str]
+    ) -> tuple[dict[str, Any], set[str]]:
+        """``arrays`` rewritten by the call's ``weights`` code; a name the code made counts
+        as trainable (a split or renamed parameter stays one)."""
+        assert self.rename is not None
+        state = dict(arrays)
+        exec(
+            compile(self.rename, f"<{self.side.name} weights>", "exec"),
+            {"np": self.side.np, "state": state},
+        )
+        if not all(isinstance(name, str) for name in state):
+            raise TypeError("weights 代码只能以字符串为键 (state keys must be names)")
+        made = {name for name in state if name not in arrays}
+        return state, {name for name in trainable if name in state} | made
 
 
 @functools.cache
@@ -192,7 +226,7 @@ def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
     for name, value in found.items():
         is_array = isinstance(value, side.np.ndarray)
         namespace[name] = side.tensor(value, made_as.get(name)) if is_array else value
-    layers = _Layers(side, spec.get("weights"))
+    layers = _Layers(side, spec.get("weights"), spec.get("rename_weights"))
     namespace[LAYER_HOOK] = layers
     namespace["__name__"] = "__apimap_run__"
     filename = f"<{side.name}>"

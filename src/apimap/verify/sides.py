@@ -92,9 +92,20 @@ class Side:
             return bool(isinstance(value, self.lib.Tensor))
         return bool(isinstance(value, self.lib.Tensor))
 
+    def sparse_layout(self, tensor: Any) -> str | None:
+        """``sparse_coo``, ``sparse_csr`` ... for a sparse tensor, ``None`` for a dense one."""
+        if self.name == "torch":
+            layout = str(tensor.layout).rsplit(".", 1)[-1]
+            return None if layout == "strided" else layout
+        if not tensor.is_sparse():
+            return None
+        return "sparse_coo" if tensor.is_sparse_coo() else "sparse_csr"
+
     def array(self, tensor: Any) -> tuple[str, Any, bool]:
         """``(dtype name, numpy array, requires grad)`` of a tensor; bfloat16 as float32 and
-        complex32 as complex64 (NumPy has neither)."""
+        complex32 as complex64 (NumPy has neither); a sparse tensor as its dense values."""
+        if self.sparse_layout(tensor) is not None:
+            tensor = tensor.to_dense()
         if self.name == "torch":
             plain = tensor.detach().cpu()
             if plain.is_conj():

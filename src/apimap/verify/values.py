@@ -35,6 +35,10 @@ DEFAULT_ATOL = 1e-6
 LOW_PRECISION = {"float16": (1e-2, 1e-2), "bfloat16": (2e-2, 2e-2)}
 """Tolerances for half-precision results (rtol, atol)."""
 MAX_ELEMENTS = 1_000_000
+"""The largest result (one array) a run sends back."""
+MAX_WEIGHT_ELEMENTS = 64_000_000
+"""The largest state (all weights of one layer together) copied from torch to paddle: a
+ResNet-50 (25.6 million) or an Inception v3 fits, a VGG (138 million) does not."""
 MAX_MESSAGES = 5
 MAX_SHOWN_ELEMENTS = 3
 MAX_DEPTH = 20
@@ -49,8 +53,13 @@ class TooLarge(ValueError):
 # --- encoding (in the worker) ----------------------------------------------------------------
 
 
-def encode(value: Any, side: Any, depth: int = 0) -> dict[str, Any]:
-    """``value`` as JSON-ready data; ``side`` is the worker's :class:`~apimap.verify.sides.Side`."""
+def encode(
+    value: Any, side: Any, depth: int = 0, max_elements: int = MAX_ELEMENTS
+) -> dict[str, Any]:
+    """``value`` as JSON-ready data; ``side`` is the worker's :class:`~apimap.verify.sides.Side`.
+
+    A sparse tensor is sent as its dense values plus its ``layout``; an array of more than
+    ``max_elements`` elements raises :class:`TooLarge`."""
     if depth > MAX_DEPTH:
         raise TooLarge("嵌套过深 (nested too deeply)")
     if isinstance(value, bool) or value is None:
@@ -64,26 +73,33 @@ def encode(value: Any, side: Any, depth: int = 0) -> dict[str, Any]:
     if isinstance(value, str):
         return {"t": "str", "v": value}
     if side.is_tensor(value):
+        layout = side.sparse_layout(value)
         dtype, array, grad = side.array(value)
-        return _array(dtype, array, grad, "tensor")
+        encoded = _array(dtype, array, grad, "tensor", max_elements)
+        if layout is not None:
+            encoded["layout"] = layout
+        return encoded
     if isinstance(value, side.np.ndarray | side.np.generic):
         array = side.np.asarray(value)
-        return _array(str(array.dtype), array, False, "ndarray")
+        return _array(str(array.dtype), array, False, "ndarray", max_elements)
     kind = type(value).__name__
     if kind == "Size" or (side.name == "paddle" and kind == "Shape"):
         return {"t": "shape", "v": [int(item) for item in value]}
     if kind in {"dtype", "DataType", "VarType"}:
         return {"t": "dtype", "v": str(value).rsplit(".", 1)[-1]}
     if isinstance(value, list | tuple):
-        items = [encode(item, side, depth + 1) for item in value]
+        items = [encode(item, side, depth + 1, max_elements) for item in value]
         return {"t": "list" if isinstance(value, list) else "tuple", "v": items}
     if isinstance(value, dict) and all(isinstance(key, str | int) for key in value):
-        return {"t": "dict", "v": [[str(k), encode(v, side, depth + 1)] for k, v in value.items()]}
+        return {
+            "t": "dict",
+            "v": [[str(k), encode(v, side, depth + 1, max_elements)] for k, v in value.items()],
+        }
     return {"t": "opaque", "v": f"{type(value).__module__}.{type(value).__qualname__}"}
 
 
-def _array(dtype: str, array: Any, grad: bool, tag: str) -> dict[str, Any]:
-    if array.size > MAX_ELEMENTS:
+def _array(dtype: str, array: Any, grad: bool, tag: str, max_elements: int) -> dict[str, Any]:
+    if array.size > max_elements:
         raise TooLarge(f"{array.size} 个元素 (elements)")
     data = np.asarray(array)
     if not data.flags.c_contiguous:
@@ -143,7 +159,8 @@ def describe(value: dict[str, Any]) -> str:
     """A short description of a result: ``float32 [2, 3]``, ``int``, ``tuple(2)``."""
     kind = value.get("t")
     if kind in {"tensor", "ndarray"}:
-        return f"{value['dtype']} {value['shape']}"
+        layout = f" {value['layout']}" if "layout" in value else ""
+        return f"{value['dtype']} {value['shape']}{layout}"
     if kind in {"list", "tuple", "dict"}:
         return f"{kind}({len(value['v'])})"
     if kind == "opaque":
@@ -227,6 +244,9 @@ def _compare_arrays(
     problems = []
     if left["dtype"] != right["dtype"]:
         problems.append("dtype 不同 (dtype differs)")
+    layouts = left.get("layout", "strided"), right.get("layout", "strided")
+    if layouts[0] != layouts[1]:
+        problems.append(f"布局不同 (layout differs)：torch {layouts[0]}，paddle {layouts[1]}")
     if tolerance.grad and left["grad"] != right["grad"]:
         problems.append(
             f"是否计算梯度不同 (requires grad differs)：torch {left['grad']}，paddle {right['grad']}"

@@ -1,0 +1,94 @@
+"""Layer weights copied from the torch run into the paddle run (real torch and paddle)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apimap.verify import values
+from apimap.verify.runtime import LAYER_HOOK, run
+from apimap.verify.sides import Side
+
+INPUTS = {"x": "np.random.rand(2, 3, 8).astype('float32')"}
+TORCH = (
+    f"m = {LAYER_HOOK}(torch.nn.TransformerEncoderLayer(8, 2, 16, 0.0, batch_first=True), 0)\n"
+    "y = m(x)"
+)
+PADDLE = f"m = {LAYER_HOOK}(paddle.nn.TransformerEncoderLayer(8, 2, 16, 0.0), 0)\ny = m(x)"
+SPLIT_IN_PROJ = """\
+for name in [n for n in state if '.in_proj_' in n]:
+    base, kind = name.rsplit('.in_proj_', 1)
+    for part, value in zip('qkv', np.split(state.pop(name), 3)):
+        state[f'{base}.{part}_proj.{kind}'] = value
+"""
+
+
+def _torch_run(side: Side, code: str = TORCH) -> dict[str, Any]:
+    found = run({"code": code, "inputs": INPUTS, "outputs": ["y"]}, side)
+    assert found["ok"], found
+    return found
+
+
+def test_differently_named_weights_are_refused_by_name(torch_side: Side, paddle_side: Side) -> None:
+    torch_run = _torch_run(torch_side)
+    paddle_run = run(
+        {"code": PADDLE, "inputs": INPUTS, "outputs": ["y"], "weights": torch_run["weights"]},
+        paddle_side,
+    )
+    assert not paddle_run["ok"]
+    assert "cannot copy the weights" in paddle_run["error"]
+    assert "`self_attn.q_proj.weight`" in paddle_run["error"]
+
+
+def test_the_calls_weights_code_renames_and_splits_them(
+    torch_side: Side, paddle_side: Side
+) -> None:
+    torch_run = _torch_run(torch_side)
+    spec = {
+        "code": PADDLE,
+        "inputs": INPUTS,
+        "outputs": ["y"],
+        "weights": torch_run["weights"],
+        "rename_weights": SPLIT_IN_PROJ,
+    }
+    paddle_run = run(spec, paddle_side)
+    assert paddle_run["ok"], paddle_run
+    tolerance = values.Tolerance(1e-5, 1e-5)
+    assert values.compare("y", torch_run["values"]["y"], paddle_run["values"]["y"], tolerance) == []
+
+
+def test_weights_code_that_fails_is_reported(torch_side: Side, paddle_side: Side) -> None:
+    torch_run = _torch_run(torch_side)
+    spec = {
+        "code": PADDLE,
+        "inputs": INPUTS,
+        "outputs": ["y"],
+        "weights": torch_run["weights"],
+        "rename_weights": "state[1] = state.pop('norm1.weight')",
+    }
+    paddle_run = run(spec, paddle_side)
+    assert not paddle_run["ok"]
+    assert "state keys must be names" in paddle_run["error"]
+
+
+def test_weights_above_a_result_size_are_copied(torch_side: Side, paddle_side: Side) -> None:
+    code = f"m = {LAYER_HOOK}(torch.nn.Linear(1100, 1000), 0)\ny = m(x).sum()"
+    inputs = {"x": "np.random.rand(2, 1100).astype('float32')"}
+    torch_run = run({"code": code, "inputs": inputs, "outputs": ["y"]}, torch_side)
+    assert torch_run["ok"], torch_run.get("error")
+    paddle_code = f"m = {LAYER_HOOK}(paddle.nn.Linear(1100, 1000), 0)\ny = m(x).sum()"
+    spec = {"code": paddle_code, "inputs": inputs, "outputs": ["y"]}
+    paddle_run = run({**spec, "weights": torch_run["weights"]}, paddle_side)
+    tolerance = values.Tolerance(1e-4, 1e-3)
+    assert values.compare("y", torch_run["values"]["y"], paddle_run["values"]["y"], tolerance) == []
+
+
+def test_weights_above_the_copy_limit_are_refused(
+    torch_side: Side, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(values, "MAX_WEIGHT_ELEMENTS", 100)
+    code = f"m = {LAYER_HOOK}(torch.nn.Linear(10, 10), 0)"
+    found = run({"code": code, "inputs": {}, "outputs": []}, torch_side)
+    assert not found["ok"]
+    assert "110" in found["error"] and "weights too large to copy across" in found["error"]
