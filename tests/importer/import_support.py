@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from apimap.categories import Category
+from apimap import derived
+from apimap.categories import Category, RowKind
 from apimap.corpus import Entry
 from apimap.importer.inline import unescape
 from apimap.importer.record_data import record_fields
@@ -102,19 +103,27 @@ def as_shown(record: Record) -> Record:
     """``record`` without what the site does not show: verification inputs, calls, probe
     acknowledgements, settings written as values, the torch-style names paddle accepts, the
     signature and section of a 功能缺失 record (it has no page), and whether a rewritten row
-    of a usage-differs record differs in type or in usage (both say 需要转写)."""
+    of a usage-differs record differs in type or in usage (both say 需要转写; in a record of
+    another category the importer reads a rewritten row as a type difference when its text
+    talks about 类型 in its difference), and the value verify passes for a row whose remark does not show it
+    (only a 参数不一致 remark of Paddle 更多 or 默认值不一致 says 需设置为 `value`)."""
     data = record_fields(record)
     for name in ("paddle_accepts", "calls", "accepted"):
         data.pop(name, None)
     if record.category is Category.MISSING:
         for name in ("torch_signature", "section"):
             data.pop(name, None)
-    for row in data.get("params", []):
+    shown_values = (RowKind.PADDLE_ONLY, RowKind.DEFAULT_DIFF)
+    for row, model_row in zip(data.get("params", []), record.params, strict=True):
         row.pop("convert", None)
-        if row.get("setting"):  # the page shows the setting, not the value verify passes
+        if row.get("setting") or derived.row_kind(model_row) not in shown_values:
             row.pop("paddle_value", None)
-        if record.category is Category.INPUT_USAGE_DIFF and row.get("kind") == "type_diff":
+        if row.get("kind") not in ("type_diff", "usage_diff"):
+            continue
+        if record.category is Category.INPUT_USAGE_DIFF:
             row["kind"] = "usage_diff"
+        elif record.category is not Category.INPUT_TYPE_DIFF:
+            row["kind"] = "type_diff" if "类型" in (row.get("diff") or "") else "usage_diff"
     for note in data.get("notes", []):
         note.pop("probes", None)
     cases = [case for example in data.get("examples", []) for case in example["cases"]]

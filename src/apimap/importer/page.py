@@ -538,13 +538,20 @@ def _example_fields(
     param, purpose = _split_heading(example.heading) if example.heading else (None, None)
     if param is not None:
         param = spellings.get(param, param)
-        row = next((r for r in rows if r.get("torch") == param), None)
+        row = next((r for r in rows if param in _torch_names(r.get("torch"))), None)
     else:
         row = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
     if row is not None and purpose == row.get("desc"):
         purpose = None
     fields = {"param": param, "purpose": purpose, "cases": [_case_fields(c) for c in example.cases]}
     return {key: value for key, value in fields.items() if value is not None}
+
+
+def _torch_names(torch: str | list[str] | None) -> list[str]:
+    """The torch names of a row (one-to-many rows list several)."""
+    if torch is None:
+        return []
+    return [torch] if isinstance(torch, str) else list(torch)
 
 
 def _case_fields(case: _Case) -> dict[str, str]:

@@ -45,8 +45,9 @@ _SLOTS = {
 }
 SLOT_GROUPS = frozenset({*_SLOTS.values(), "note"})
 """The named groups that capture a contributor's text (everything else is fixed wording)."""
-_VALUE = r"[^\u4e00-\u9fff，,。；;]+?"
-"""A default value as a remark spells it: code, never Chinese words (可选参数 is no value)."""
+_VALUE = r"(?:`[^`\u4e00-\u9fff]+`|[^`\u4e00-\u9fff，,。；;]+?)"
+"""A default value as a remark spells it: code, never Chinese words (可选参数 is no value);
+in backticks it may hold commas (``(1e-06, 50)``)."""
 _CLAUSE = r"[^，,。；;]+?"
 """A condition of a conditional remark: one clause (``两侧设备相同`` in 两侧设备相同时需要转写)."""
 _SLOT_TEXT = {"torch_default": _VALUE, "paddle_default": _VALUE, "when0": _CLAUSE, "when1": _CLAUSE}
@@ -104,9 +105,19 @@ def tolerant(literal: str, strict: bool = False) -> str:
 
 
 def _with_slots(rendered: str, strict: bool = False) -> str:
-    """``rendered`` as a pattern: literal parts tolerant, sentinels as named groups."""
+    """``rendered`` as a pattern: literal parts tolerant, sentinels as named groups.
+
+    A value slot in backticks takes its backticks into the group, so that a value in them
+    may hold commas (``(1e-06, 50)``); :func:`apimap.importer.rows` strips them."""
+    pieces = _SLOT_SPLIT.split(rendered)
+    for index in range(1, len(pieces) - 1):
+        if _SLOT_TEXT.get(_SLOTS.get(pieces[index], "")) is _VALUE and (
+            pieces[index - 1].endswith("`") and pieces[index + 1].startswith("`")
+        ):
+            pieces[index - 1] = pieces[index - 1][:-1]
+            pieces[index + 1] = pieces[index + 1][1:]
     parts = []
-    for piece in _SLOT_SPLIT.split(rendered):
+    for piece in pieces:
         if piece in _SLOTS:
             name = _SLOTS[piece]
             parts.append(f"(?P<{name}>{_SLOT_TEXT.get(name, '.+?')})")

@@ -79,12 +79,22 @@ def _clean(value: str | None) -> str | None:
     return value or None
 
 
-def _setting(kind: RowKind, setting: str | None) -> str | None:
-    """A setting equal to the phrase the renderer adds by default is no setting."""
+def _setting(kind: RowKind, setting: str | None) -> dict[str, str]:
+    """The row's ``setting``, or its ``paddle_value`` when the setting is the phrase a value
+    renders as (``Paddle 需设置为 `False```); a setting equal to the phrase the renderer adds
+    by default is no setting."""
     if setting is None:
-        return None
+        return {}
+    value = _SET_TO.match(setting)
+    if value is not None:
+        return {"paddle_value": value.group("value")}
     standard = phrases.KEEP_DEFAULT if kind is RowKind.PADDLE_ONLY else phrases.MATCH_TORCH
-    return None if patterns.is_phrase(setting, standard) else setting
+    return {} if patterns.is_phrase(setting, standard) else {"setting": setting}
+
+
+_SET_TO = re.compile(
+    "^" + re.escape(phrases.SET_TO).replace(re.escape("{value}"), "`(?P<value>[^`]+)`") + "$"
+)
 
 
 def _stated(groups: dict[str, str | None]) -> tuple[str | None, str | None]:
@@ -110,19 +120,24 @@ def _actions(
 
 
 _DIFFERENCE_START = re.compile(r"^(?:PyTorch|Pytorch|Paddle|paddle|torch|两者|两侧|二者)")
+_SIDE_NAMED = re.compile(r"PyTorch|Pytorch|Paddle|两者|两侧|二者")
+_CONDITION_END = "时"
 
 
 def _where_difference_starts(desc: str | None, diff: str | None) -> tuple[str | None, str | None]:
     """The remark joins the meaning and the difference with ``，``, and either may hold one
-    too: the difference starts at the first clause that names a side (``PyTorch 可以是…``),
-    when there is one; a remark that starts so has no meaning."""
+    too: the difference starts at the first clause that names a side (``PyTorch 可以是…``,
+    ``mode='r' 时 PyTorch 仍返回…``), or at the conditions (``…时``) just before it, when
+    there is one; a remark that starts with a side has no meaning."""
     if desc is not None and diff is not None and _DIFFERENCE_START.match(desc):
         return None, f"{desc}，{diff}"  # no meaning: the remark starts with the difference
     if desc is None or diff is None or _DIFFERENCE_START.match(diff):
         return desc, diff
     clauses = f"{desc}，{diff}".split("，")
     for index in range(1, len(clauses)):
-        if _DIFFERENCE_START.match(clauses[index]):
+        if _SIDE_NAMED.search(clauses[index]):
+            while index > 1 and clauses[index - 1].endswith(_CONDITION_END):
+                index -= 1
             return "，".join(clauses[:index]), "，".join(clauses[index:])
     return desc, diff
 
@@ -229,7 +244,7 @@ def _read_remark(
             "kind": kind.value,
             "desc": desc,
             "diff": diff,
-            "setting": _setting(kind, _clean(groups.get("setting"))),
+            **_setting(kind, _clean(groups.get("setting"))),
             **_actions(pattern.action, groups),
             "note": _clean(groups.get("note")),
         }
