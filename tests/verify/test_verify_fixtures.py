@@ -136,6 +136,16 @@ def test_partial_proof_is_stated(verified: VerifyResult, copies: dict[Path, Path
     assert any("torchaudio" in item for item in partial.proven.unproven)
 
 
+def test_a_missing_record_without_code_is_fully_proven(
+    verified: VerifyResult, copies: dict[Path, Path]
+) -> None:
+    # its claim is an absence: the API checks and the search for paddle candidates prove it
+    considered = next(f for f in FIXTURES if f.name == "good_considered.yaml")
+    stamp = parse_stamp(_stamp_of(copies[considered]).read_bytes())
+    assert (stamp.proven.calls, stamp.proven.cases) == (0, 0)
+    assert stamp.complete, stamp.proven.unproven
+
+
 def test_every_verifier_code_has_a_bad_and_a_good_fixture() -> None:
     for rule in VERIFIER_RULES:
         names = [entry.name for entry in fixture_entries(rule.code)]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apimap import derived
+from apimap.categories import Category
 from apimap.location import Path
 from apimap.model import Record
 from apimap.rules.base import Rule
@@ -234,7 +235,9 @@ def _unproven(
             found.append(f"{side} 的 `{name}` 默认值库中未写明 (default not stated by {side})")
     if torch.get("not_installed"):
         found.append(f"未安装 `{torch['not_installed']}`，没有运行 (package not installed)")
-    elif runs == 0:
+    elif runs == 0 and record.category is not Category.MISSING:
+        # a 功能缺失 record claims an absence, proven by the API checks and the search for
+        # candidates (AM818); it has nothing to run unless it shows code
         found.append("没有可运行的调用或示例 (nothing was executed)")
     return found
 
