@@ -286,3 +286,22 @@ MESHGRID = record(
 def test_an_argument_paddle_takes_through_kwargs_keeps_its_name() -> None:
     derived_code = derive(MESHGRID, "a, b = torch.meshgrid(x, y, indexing='ij')").paddle
     assert derived_code == "a, b = paddle.meshgrid(x, y, indexing='ij')"
+
+
+def test_a_naive_positional_form_drops_what_the_table_says_to_delete() -> None:
+    vjp = record(
+        torch_api="torch.autograd.functional.vjp",
+        torch_signature="torch.autograd.functional.vjp(func, inputs, v=None, create_graph=False)",
+        paddle_api="paddle.incubate.autograd.vjp",
+        paddle_signature="paddle.incubate.autograd.vjp(func, xs, v=None)",
+        category="torch_more",
+        params=[
+            {"torch": "func", "desc": "函数"},
+            {"torch": "inputs", "paddle": "xs", "desc": "输入"},
+            {"torch": "v", "desc": "向量"},
+            {"torch": "create_graph", "kind": "torch_only", "desc": "建图", "action": "delete"},
+        ],
+    )
+    code = "r = torch.autograd.functional.vjp(f, x, w, False)"
+    assert derive(vjp, code, naive=True).paddle == "r = paddle.incubate.autograd.vjp(f, x, w)"
+    assert derive(vjp, code).paddle == "r = paddle.incubate.autograd.vjp(func=f, xs=x, v=w)"

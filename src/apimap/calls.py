@@ -384,18 +384,25 @@ def _translate_call(
 
 def _kept_in_place(record: Record, bound: Bound, node: ast.Call) -> list[ast.expr]:
     """Positional arguments as a person migrating by hand keeps them: in place, converted
-    where the row says how."""
+    where the row says how, left out where the row says to delete them (later ones move up)."""
     kept: list[ast.expr] = []
     by_position = {
         id(value): name for name, value in bound.values.items() if isinstance(value, ast.expr)
     }
     for arg in node.args:
         row = derived.row_for(record, by_position.get(id(arg), ""))
+        if row is not None and _deleted(row):
+            continue
         if row is not None and row.convert is not None:
             kept.append(_substitute(_expression(row.convert, "convert"), arg))
         else:
             kept.append(arg)
     return kept
+
+
+def _deleted(row: ParamRow) -> bool:
+    """A torch-only row whose remark says 可直接删除."""
+    return derived.row_kind(row) is RowKind.TORCH_ONLY and row.action is Action.DELETE
 
 
 @dataclass
