@@ -124,22 +124,33 @@ _SIDE_NAMED = re.compile(r"PyTorch|Pytorch|Paddle|两者|两侧|二者")
 _CONDITION_END = "时"
 
 
-def _where_difference_starts(desc: str | None, diff: str | None) -> tuple[str | None, str | None]:
+def _where_difference_starts(
+    desc: str | None, diff: str | None, text: str | None = None
+) -> tuple[str | None, str | None]:
     """The remark joins the meaning and the difference with ``，``, and either may hold one
     too: the difference starts at the first clause that names a side (``PyTorch 可以是…``,
     ``mode='r' 时 PyTorch 仍返回…``), or at the conditions (``…时``) just before it, when
-    there is one; a remark that starts with a side has no meaning."""
+    there is one; a remark that starts with a side has no meaning. ``text`` is the remark from
+    the meaning's start to the difference's end, so that the punctuation between clauses is
+    kept as written (a meaning may hold a ``；``)."""
     if desc is not None and diff is not None and _DIFFERENCE_START.match(desc):
-        return None, f"{desc}，{diff}"  # no meaning: the remark starts with the difference
+        return None, text or f"{desc}，{diff}"  # no meaning: the remark starts with the difference
     if desc is None or diff is None or _DIFFERENCE_START.match(diff):
         return desc, diff
-    clauses = f"{desc}，{diff}".split("，")
+    pieces = _CLAUSE_BREAK.split(text or f"{desc}，{diff}")
+    clauses, breaks = pieces[0::2], pieces[1::2]
     for index in range(1, len(clauses)):
         if _SIDE_NAMED.search(clauses[index]):
             while index > 1 and clauses[index - 1].endswith(_CONDITION_END):
                 index -= 1
-            return "，".join(clauses[:index]), "，".join(clauses[index:])
+            meaning = "".join(c + b for c, b in zip(clauses[: index - 1], breaks, strict=False))
+            meaning += clauses[index - 1]
+            rest = [c + b for c, b in zip(clauses[index:], [*breaks[index:], ""], strict=True)]
+            return meaning.strip() or None, "".join(rest).strip()
     return desc, diff
+
+
+_CLAUSE_BREAK = re.compile(r"(，)")
 
 
 def _meaning_and_difference(text: str) -> tuple[str | None, str]:
@@ -237,7 +248,10 @@ def _read_remark(
         if kind is RowKind.SAME and torch != paddle:
             kind = RowKind.RENAME
             problems.append(Problem(NO_PHRASE, line, f"kind: {kind}", kept=remark))
-        desc, diff = _where_difference_starts(desc, _clean(groups.get("diff")))
+        span = None
+        if groups.get("desc") is not None and groups.get("diff") is not None:
+            span = remark[match.start("desc") : match.end("diff")].strip()
+        desc, diff = _where_difference_starts(desc, _clean(groups.get("diff")), span)
         fields = {
             "torch": torch,
             "paddle": paddle,
