@@ -61,3 +61,22 @@ def test_display_prefers_literals_then_names() -> None:
     assert display("NCL", NAMESPACES) == "'NCL'"
     assert display(math.inf, NAMESPACES) == "float('inf')"
     assert display(GENERATOR, NAMESPACES) == "default_generator"
+
+
+def _norm(x: float, eps: float = 1e-5) -> float:
+    return x / eps
+
+
+def test_a_partial_default_compares_its_function_and_arguments() -> None:
+    import functools
+
+    value = functools.partial(_norm, eps=1e-06)
+    namespaces = [{"functools": functools, "norm": _norm, "math": math}]
+    actual = Default(display(value, namespaces), value)
+    assert actual.text == "functools.partial(norm, eps=1e-06)"
+    assert same_default("functools.partial(norm, eps=1e-6)", actual, namespaces)
+    assert same_default("partial(norm, eps=0.000001)", actual, namespaces)
+    assert not same_default("functools.partial(norm, eps=1e-05)", actual, namespaces)
+    assert not same_default("functools.partial(math.sqrt, eps=1e-06)", actual, namespaces)
+    assert not same_default("functools.partial(norm, 2, eps=1e-06)", actual, namespaces)
+    assert not same_default("None", actual, namespaces)

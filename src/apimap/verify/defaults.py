@@ -8,7 +8,10 @@ A recorded default and the library's default agree when
 3. both values can be evaluated and they are the same object, or of the same
    type and equal (``1e-05`` and ``1e-5`` agree; ``1`` and ``1.0`` do not; NaN
    agrees with NaN); or
-4. one side is a name that cannot be evaluated and the last components of both
+4. the library's value is a ``functools.partial`` and the record writes
+   ``functools.partial(f, *args, **kwargs)`` with the same function (by name, any public
+   path to it) and equal arguments; or
+5. one side is a name that cannot be evaluated and the last components of both
    dotted names are equal (``preserve_format`` and ``torch.preserve_format``).
 
 Evaluating accepts literals, ``-x``, ``float('inf')`` and (dotted) names. A name
@@ -20,6 +23,7 @@ Nothing is ever called except ``float`` on a string.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import sys
 from collections.abc import Mapping, Sequence
@@ -136,10 +140,38 @@ def same_default(recorded: str, actual: Default, namespaces: Namespaces) -> bool
         return True
     if actual.opaque:
         return True
+    if isinstance(actual.value, functools.partial):
+        return _same_partial(recorded, actual.value, namespaces)
     recorded_value = evaluate(recorded, namespaces)
     if recorded_value is not UNKNOWN and actual.value is not UNKNOWN:
         return same_value(recorded_value, actual.value)
     return _last_component(recorded) == _last_component(actual.text)
+
+
+def _same_partial(recorded: str, value: functools.partial[Any], namespaces: Namespaces) -> bool:
+    """``functools.partial(torch.nn.LayerNorm, eps=1e-06)`` against the library's partial."""
+    try:
+        tree = pycode.parse(recorded, "eval")
+    except SyntaxError:
+        return False
+    call = tree.body if isinstance(tree, ast.Expression) else None
+    if not (
+        isinstance(call, ast.Call)
+        and ast.unparse(call.func) in {"functools.partial", "partial"}
+        and call.args
+        and all(keyword.arg is not None for keyword in call.keywords)
+    ):
+        return False
+    if evaluate(ast.unparse(call.args[0]), namespaces) is not value.func:
+        return False
+    args = [evaluate(ast.unparse(arg), namespaces) for arg in call.args[1:]]
+    keywords = {str(k.arg): evaluate(ast.unparse(k.value), namespaces) for k in call.keywords}
+    return (
+        len(args) == len(value.args)
+        and all(same_value(a, b) for a, b in zip(args, value.args, strict=True))
+        and keywords.keys() == value.keywords.keys()
+        and all(same_value(keywords[k], value.keywords[k]) for k in keywords)
+    )
 
 
 def display(value: Any, namespaces: Namespaces) -> str:
@@ -152,6 +184,11 @@ def display(value: Any, namespaces: Namespaces) -> str:
         pass
     if isinstance(value, float) and not math.isfinite(value):
         return f"float('{value}')"
+    if isinstance(value, functools.partial):
+        parts = [display(value.func, namespaces)]
+        parts += [display(arg, namespaces) for arg in value.args]
+        parts += [f"{k}={display(v, namespaces)}" for k, v in value.keywords.items()]
+        return f"functools.partial({', '.join(parts)})"
     for namespace in namespaces:
         for name, candidate in namespace.items():
             if candidate is value and not name.startswith("__"):
