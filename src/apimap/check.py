@@ -262,8 +262,11 @@ def iter_record_files(paths: Iterable[Path]) -> Iterator[Path]:
             yield path
 
 
+RECORD_SUFFIXES = frozenset({".yaml", ".yml"})
+
+
 def _is_record_file(path: Path) -> bool:
-    if path.suffix not in {".yaml", ".yml"} or not path.is_file():
+    if path.suffix not in RECORD_SUFFIXES or not path.is_file():
         return False
     absolute = path.absolute()
     if any(part.startswith(".") for part in absolute.parts):

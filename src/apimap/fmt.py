@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from apimap.canonical import NotFormattable, format_source
-from apimap.check import iter_record_files, relative_to_mappings
+from apimap.check import RECORD_SUFFIXES, iter_record_files, relative_to_mappings
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -50,6 +50,10 @@ def run_fmt(paths: Sequence[Path], check_only: bool = False) -> FmtResult:
     result = FmtResult()
     for file in iter_record_files(paths):
         result.files += 1
+        if file.suffix not in RECORD_SUFFIXES:
+            # a stamp (.json) is YAML too: formatting it would turn it into a record-like file
+            result.failed.append((file, "1:1: 不是 .yaml 记录文件，没有改动 (not a record file)"))
+            continue
         try:
             raw = file.read_bytes()
             canonical = format_source(raw, relative_to_mappings(file.resolve()))

@@ -174,6 +174,7 @@ def test_summary_may_end_with_a_colon() -> None:
 def test_full_width_only_next_to_chinese() -> None:
     assert full_width("取值为 a,b,即 c:d") == "取值为 a,b，即 c:d"
     assert full_width("如下:") == "如下："
+    assert full_width("[稀疏维数, 非零元素个数]") == "[稀疏维数，非零元素个数]"
 
 
 def test_lookalikes_become_ordinary_characters() -> None:

@@ -336,3 +336,14 @@ def test_atomic_write_keeps_the_file_mode(tmp_path: Path) -> None:
     fmt.write_atomically(target, "new\n")
     assert target.read_text(encoding="utf-8") == "new\n"
     assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_fmt_leaves_a_named_stamp_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = '{\n  "format": 1,\n  "record": "abc"\n}\n'
+    stamp = write(tmp_path, "stamps/torch/torch.y.json", text)
+    assert main(["fmt", str(stamp)]) == 1
+    assert "not a record file" in capsys.readouterr().err
+    assert stamp.read_text(encoding="utf-8") == text

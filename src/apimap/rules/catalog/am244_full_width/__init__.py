@@ -11,13 +11,18 @@ from apimap.rules.base import Edit, Finding, Fix, Rule, Scope
 from apimap.rules.text import prose
 
 _CJK = "\u4e00-\u9fff"
-_HALF_WIDTH = re.compile(f"(?<=[{_CJK}])[,;:!?]|[,;:!?](?=[{_CJK}])")
+_HALF_WIDTH = re.compile(f"(?<=[{_CJK}])([,;:!?]) *|([,;:!?])(?=[{_CJK}])")
+"""The mark, with the spaces after it (a full-width mark carries its own space)."""
 _FULL_WIDTH = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
 
 
 def full_width(text: str) -> str:
-    """``,;:!?`` next to a Chinese character become ``，；：！？``."""
-    return _HALF_WIDTH.sub(lambda match: _FULL_WIDTH[match.group()], text)
+    """``,;:!?`` next to a Chinese character become ``，；：！？`` (``维数, 个数`` -> ``维数，个数``)."""
+    return _HALF_WIDTH.sub(lambda match: _FULL_WIDTH[_mark(match)], text)
+
+
+def _mark(match: re.Match[str]) -> str:
+    return match.group(1) or match.group(2)
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
@@ -25,7 +30,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
     for path, _role, text in prose(ctx):
         match = _HALF_WIDTH.search(text)
         if match:
-            char = match.group()
+            char = _mark(match)
             yield Finding(
                 ctx.loc(*path),
                 f"`{char}` 应为 `{_FULL_WIDTH[char]}`",
