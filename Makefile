@@ -8,7 +8,7 @@ CORE_STAMP := $(VENV)/.installed-core
 VERIFY_STAMP := $(VENV)/.installed-verify
 VISION_STAMP := $(VISION_VENV)/.installed
 
-.PHONY: main test lint pytest fuzz verify verify-all matrix bench bench-site bench-verify bench-startup bench-scan
+.PHONY: main test lint pytest fuzz verify verify-all matrix bench bench-site bench-verify bench-startup bench-scan bench-lines
 
 # Main environment, first the part `make main` needs: apimap, the site toolchain, the
 # browser driver and the dev tools. No torch, no paddle.
@@ -81,3 +81,6 @@ bench-verify: $(VERIFY_STAMP) $(VISION_STAMP)
 
 bench-scan: $(CORE_STAMP)
 	$(PY) bench/bench_scan.py transformers==5.23.0 3
+
+bench-lines: $(CORE_STAMP)
+	$(PY) bench/bench_lines.py

@@ -101,7 +101,8 @@ class Worker:
             env=worker_environment(self.directory.name),
         )
         self.process = self.sandboxed.process
-        self._buffer = b""
+        self._buffer = bytearray()
+        """What was read after the last complete line."""
 
     def wait_ready(self, timeout: float) -> dict[str, str]:
         """The installed versions, once the worker has imported its library."""
@@ -141,10 +142,15 @@ class Worker:
         return JobResult(job.id, message, seconds=seconds)
 
     def _read_line(self, deadline: float) -> bytes | None:
-        """The next line; ``b""`` at end of file; ``None`` at the deadline."""
+        """The next line; ``b""`` at end of file; ``None`` at the deadline.
+
+        A result may be hundreds of megabytes (a large layer's weights) arriving in pipe-sized
+        chunks: only each new chunk is searched for the end of the line, and the chunks are
+        appended to one growing buffer, so reading stays linear in the line's length."""
         assert self.process.stdout is not None
         fd = self.process.stdout.fileno()
-        while b"\n" not in self._buffer:
+        end = self._buffer.find(b"\n")
+        while end < 0:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
@@ -154,9 +160,13 @@ class Worker:
             chunk = os.read(fd, 1 << 20)
             if not chunk:
                 return b""
+            found = chunk.find(b"\n")
+            if found >= 0:
+                end = len(self._buffer) + found
             self._buffer += chunk
-        line, self._buffer = self._buffer.split(b"\n", 1)
-        return line + b"\n"
+        line = bytes(self._buffer[: end + 1])
+        del self._buffer[: end + 1]
+        return line
 
     def stderr_tail(self) -> str:
         """How the worker ended: its exit status and the last of its stderr, on one line."""
