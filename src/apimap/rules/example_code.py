@@ -10,6 +10,9 @@ anything runs and with a location, what no honest example needs:
   short list of harmless modules; of ``os`` only ``os.path`` (pure path
   functions) and ``os.sep``, of ``io`` the in-memory files and ``open``, of
   ``pathlib`` the path classes, of ``tempfile`` the temporary directories;
+  of ``pickle`` only writing (``dump``, ``dumps``: loading a pickle runs
+  arbitrary code), of ``tarfile`` and ``gzip`` only ``open`` (the synthetic
+  files a dataset reads: CIFAR's pickled batches, VOC's archive);
 * dynamic code (AM262): no ``exec``, ``eval``, ``compile``, ``__import__``,
   ``globals`` and the like, and ``getattr`` (``setattr`` …) only with a string
   literal, or a framework's own zero-argument answer such as
@@ -19,7 +22,8 @@ anything runs and with a location, what no honest example needs:
   module (``torch.serialization.os``, ``tempfile._os``), no dunder attribute or
   name (``__class__``, ``__globals__``, ``__builtins__``) beyond a few harmless
   ones, no frame objects;
-* files (AM264): ``open``, ``io.open`` and ``pathlib`` paths only inside a
+* files (AM264): ``open``, ``io.open``, ``tarfile.open``, ``gzip.open`` and
+  ``pathlib`` paths only inside a
   directory made by ``tempfile`` (``os.path.join(tempfile.mkdtemp(), 'x.pt')``,
   ``pathlib.Path(tempfile.mkdtemp()) / 'x.pt'``): a path is temporary when every
   assignment to its name builds it that way, with literal parts that neither
@@ -67,6 +71,9 @@ RESTRICTED: dict[str, frozenset[str]] = {
     "io": frozenset({"BytesIO", "StringIO", "open"}),
     "pathlib": frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath"}),
     "tempfile": frozenset({"mkdtemp", "gettempdir", "TemporaryDirectory", "NamedTemporaryFile"}),
+    "pickle": frozenset({"dump", "dumps", "HIGHEST_PROTOCOL"}),
+    "tarfile": frozenset({"open"}),
+    "gzip": frozenset({"open"}),
 }
 """Modules of which only some members may be used (and imported by name)."""
 ALLOWED_MODULES = FRAMEWORKS | HARMLESS | frozenset(RESTRICTED)
@@ -96,7 +103,7 @@ DYNAMIC = frozenset(
 )
 ATTRIBUTE_BUILTINS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 OPENERS = frozenset({"open", "io.open", "pathlib.Path", "pathlib.PurePath"}) | frozenset(
-    {"pathlib.PosixPath", "pathlib.PurePosixPath"}
+    {"pathlib.PosixPath", "pathlib.PurePosixPath", "tarfile.open", "gzip.open"}
 )
 FOLDER_FUNCTIONS = frozenset({"os.makedirs", "os.mkdir", "os.listdir"})
 """Functions of ``os`` allowed on a temporary folder only."""
@@ -566,7 +573,7 @@ class _Checker:
             return
         called = self.scope.dotted(func)
         if called in OPENERS | FOLDER_FUNCTIONS:
-            path = node.args[0] if node.args else _keyword(node, "file", "path")
+            path = node.args[0] if node.args else _keyword(node, "file", "path", "name", "filename")
             opened = path is not None and self.scope.is_temporary(path)
             if called.startswith("pathlib."):
                 opened = self.scope.is_temporary(node)
