@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 from apimap.pins import (
+    DATASET_PINS,
     PACKAGE_PINS,
     PADDLE_VERSION,
     TORCH_VERSION,
@@ -37,6 +38,7 @@ def test_the_extras_install_the_pinned_versions() -> None:
             f"torch=={VISION_TORCH_VERSION}",
             f"torchvision=={TORCHVISION_VERSION}",
             f"paddlepaddle=={PADDLE_VERSION}",
+            *(f"{name}=={version}" for name, version in DATASET_PINS.items()),
         ]
     )
 

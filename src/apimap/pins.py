@@ -18,10 +18,21 @@ PADDLE_RELEASES = ("3.0.0", "3.1.1", "3.2.2", PADDLE_VERSION)
 """The paddle releases ``apimap verify --matrix`` measures every record against, oldest first;
 the last is the pinned release the records are written for."""
 
-PACKAGE_PINS = {"tensorboard": "2.21.0", "visualdl": "2.5.3", "einops": "0.8.2"}
+DATASET_PINS = {"scipy": "1.17.1"}
+"""Packages both libraries' dataset classes need at run time (torchvision's ``Flowers102`` and
+paddle's ``Flowers`` read MATLAB label files with ``scipy.io``): installed in every
+environment, the older paddle releases' included, and importable by record code, which
+writes those files."""
+
+PACKAGE_PINS = {
+    "tensorboard": "2.21.0",
+    "visualdl": "2.5.3",
+    "einops": "0.8.2",
+    **DATASET_PINS,
+}
 """Packages records name besides the two libraries: torch's ``torch.utils.tensorboard``
-needs tensorboard, visualdl holds the paddle side of other-package records, and einops is a
-third-party API used with both libraries."""
+needs tensorboard, visualdl holds the paddle side of other-package records, einops is a
+third-party API used with both libraries, and the :data:`DATASET_PINS`."""
 
 PINS = {"torch": TORCH_VERSION, "paddle": PADDLE_VERSION}
 """Library name -> pinned version."""

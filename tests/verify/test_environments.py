@@ -48,3 +48,52 @@ def test_the_vision_interpreter_is_found_only_where_it_exists(
 def test_pins_follow_the_package() -> None:
     assert pins_for("torch.abs") == PINS
     assert pins_for("torchvision.transforms.Resize") == VISION_PINS
+
+
+def _record_steps(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Make ``subprocess.run`` record the commands instead of running them."""
+    steps: list[list[str]] = []
+
+    def run(step: list[str], **kwargs: object) -> object:
+        steps.append(step)
+        if step[1:3] == ["-m", "venv"]:
+            Path(step[-1]).mkdir(parents=True)
+        return environments_module.subprocess.CompletedProcess(step, 0, "", "")
+
+    monkeypatch.setattr(environments_module.subprocess, "run", run)
+    return steps
+
+
+def _pip(folder: Path) -> list[str]:
+    return [str(folder / "bin" / "python"), "-m", "pip", "install", "-q"]
+
+
+def test_a_release_environment_gets_paddle_and_the_dataset_packages(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    steps = _record_steps(monkeypatch)
+    environments_module.create_release_environment("3.0.0", tmp_path)
+    folder = tmp_path / ".venv-paddle-3.0.0"
+    assert steps == [
+        [sys.executable, "-m", "venv", "--clear", str(folder)],
+        [*_pip(folder), "paddlepaddle==3.0.0", "scipy==1.17.1"],
+    ]
+    assert (folder / ".installed").read_text(encoding="utf-8") == (
+        "paddlepaddle==3.0.0\nscipy==1.17.1\n"
+    )
+    steps.clear()
+    environments_module.create_release_environment("3.0.0", tmp_path)
+    assert steps == []
+
+
+def test_an_environment_made_before_a_package_was_pinned_gets_only_an_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    folder = tmp_path / ".venv-paddle-3.1.1"
+    folder.mkdir()
+    (folder / ".installed").write_text("paddlepaddle==3.1.1\n", encoding="utf-8")
+    steps = _record_steps(monkeypatch)
+    environments_module.create_release_environment("3.1.1", tmp_path)
+    assert steps == [
+        [*_pip(folder), "paddlepaddle==3.1.1", "scipy==1.17.1"]
+    ]

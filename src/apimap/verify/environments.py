@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apimap.pins import (
+    DATASET_PINS,
     PADDLE_RELEASES,
     PADDLE_VERSION,
     TORCH_VERSION,
@@ -122,18 +123,31 @@ class EnvironmentSetupError(RuntimeError):
     """An environment could not be created (no network, pip failed)."""
 
 
+def release_requirements(version: str) -> list[str]:
+    """What ``.venv-paddle-<version>`` holds: that paddle and the :data:`DATASET_PINS`."""
+    pins = (f"{name}=={pinned}" for name, pinned in sorted(DATASET_PINS.items()))
+    return [f"paddlepaddle=={version}", *pins]
+
+
 def create_release_environment(version: str, root: Path | None = None) -> Environment:
-    """Create ``.venv-paddle-<version>`` with ``paddlepaddle==<version>`` (and the NumPy it
-    brings) unless it exists; progress goes to stderr. Raises :class:`EnvironmentSetupError`."""
+    """Create ``.venv-paddle-<version>`` with :func:`release_requirements` (and the NumPy
+    paddle brings) unless it holds them already: its ``.installed`` marker lists what was
+    installed, and an environment made with a shorter list gets the rest installed.
+    Progress goes to stderr. Raises :class:`EnvironmentSetupError`."""
     folder = release_folder(version, root)
     python = folder / "bin" / "python"
     marker = folder / ".installed"
-    if not marker.is_file():
-        print(f"创建 (creating) {folder.name}：paddlepaddle=={version}", file=sys.stderr)
-        steps = [
-            [sys.executable, "-m", "venv", "--clear", str(folder)],
-            [str(python), "-m", "pip", "install", "-q", f"paddlepaddle=={version}"],
-        ]
+    requirements = release_requirements(version)
+    wanted = "".join(f"{line}\n" for line in requirements)
+    installed = marker.read_text(encoding="utf-8") if marker.is_file() else None
+    if installed != wanted:
+        print(f"创建 (creating) {folder.name}：{' '.join(requirements)}", file=sys.stderr)
+        steps = (
+            []
+            if installed is not None
+            else [[sys.executable, "-m", "venv", "--clear", str(folder)]]
+        )
+        steps.append([str(python), "-m", "pip", "install", "-q", *requirements])
         for step in steps:
             done = subprocess.run(step, capture_output=True, text=True, check=False)
             if done.returncode != 0:
@@ -141,7 +155,7 @@ def create_release_environment(version: str, root: Path | None = None) -> Enviro
                 raise EnvironmentSetupError(
                     f"无法创建 {folder.name} (cannot create the environment)：{' '.join(tail)}"
                 )
-        marker.write_text(f"paddlepaddle=={version}\n", encoding="utf-8")
+        marker.write_text(wanted, encoding="utf-8")
     return release_environment(version, root)
 
 
