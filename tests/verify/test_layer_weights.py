@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from apimap.verify import values
-from apimap.verify.runtime import LAYER_HOOK, run
+from apimap.verify.runtime import LAYER_HOOK, WeightStore, run
 from apimap.verify.sides import Side
+from apimap.verify.worker import handle
 
 INPUTS = {"x": "np.random.rand(2, 3, 8).astype('float32')"}
 TORCH = (
@@ -24,8 +25,12 @@ for name in [n for n in state if '.in_proj_' in n]:
 """
 
 
+STORE = WeightStore()
+"""One store for the torch and the paddle run, as a job's weights travel in the pipes."""
+
+
 def _torch_run(side: Side, code: str = TORCH) -> dict[str, Any]:
-    found = run({"code": code, "inputs": INPUTS, "outputs": ["y"]}, side)
+    found = run({"code": code, "inputs": INPUTS, "outputs": ["y"]}, side, STORE)
     assert found["ok"], found
     return found
 
@@ -35,6 +40,7 @@ def test_differently_named_weights_are_refused_by_name(torch_side: Side, paddle_
     paddle_run = run(
         {"code": PADDLE, "inputs": INPUTS, "outputs": ["y"], "weights": torch_run["weights"]},
         paddle_side,
+        STORE,
     )
     assert not paddle_run["ok"]
     assert "cannot copy the weights" in paddle_run["error"]
@@ -52,7 +58,7 @@ def test_the_calls_weights_code_renames_and_splits_them(
         "weights": torch_run["weights"],
         "rename_weights": SPLIT_IN_PROJ,
     }
-    paddle_run = run(spec, paddle_side)
+    paddle_run = run(spec, paddle_side, STORE)
     assert paddle_run["ok"], paddle_run
     tolerance = values.Tolerance(1e-5, 1e-5)
     assert values.compare("y", torch_run["values"]["y"], paddle_run["values"]["y"], tolerance) == []
@@ -67,7 +73,7 @@ def test_weights_code_that_fails_is_reported(torch_side: Side, paddle_side: Side
         "weights": torch_run["weights"],
         "rename_weights": "state[1] = state.pop('norm1.weight')",
     }
-    paddle_run = run(spec, paddle_side)
+    paddle_run = run(spec, paddle_side, STORE)
     assert not paddle_run["ok"]
     assert "state keys must be names" in paddle_run["error"]
 
@@ -75,11 +81,11 @@ def test_weights_code_that_fails_is_reported(torch_side: Side, paddle_side: Side
 def test_weights_above_a_result_size_are_copied(torch_side: Side, paddle_side: Side) -> None:
     code = f"m = {LAYER_HOOK}(torch.nn.Linear(1100, 1000), 0)\ny = m(x).sum()"
     inputs = {"x": "np.random.rand(2, 1100).astype('float32')"}
-    torch_run = run({"code": code, "inputs": inputs, "outputs": ["y"]}, torch_side)
+    torch_run = run({"code": code, "inputs": inputs, "outputs": ["y"]}, torch_side, STORE)
     assert torch_run["ok"], torch_run.get("error")
     paddle_code = f"m = {LAYER_HOOK}(paddle.nn.Linear(1100, 1000), 0)\ny = m(x).sum()"
     spec = {"code": paddle_code, "inputs": inputs, "outputs": ["y"]}
-    paddle_run = run({**spec, "weights": torch_run["weights"]}, paddle_side)
+    paddle_run = run({**spec, "weights": torch_run["weights"]}, paddle_side, STORE)
     tolerance = values.Tolerance(1e-4, 1e-3)
     assert values.compare("y", torch_run["values"]["y"], paddle_run["values"]["y"], tolerance) == []
 
@@ -89,6 +95,53 @@ def test_weights_above_the_copy_limit_are_refused(
 ) -> None:
     monkeypatch.setattr(values, "MAX_WEIGHT_ELEMENTS", 100)
     code = f"m = {LAYER_HOOK}(torch.nn.Linear(10, 10), 0)"
-    found = run({"code": code, "inputs": {}, "outputs": []}, torch_side)
+    found = run({"code": code, "inputs": {}, "outputs": []}, torch_side, WeightStore())
     assert not found["ok"]
     assert "110" in found["error"] and "weights too large to copy across" in found["error"]
+
+
+def test_a_jobs_runs_carry_each_weight_array_once(torch_side: Side, paddle_side: Side) -> None:
+    """The probes of a call build the same layer again: the job's result holds its two
+    arrays once, and every paddle run of the job copies them in."""
+    code = f"m = {LAYER_HOOK}(torch.nn.Linear(4, 3), 0)\ny = m(x)"
+    inputs = {"x": "np.random.rand(2, 4).astype('float32')"}
+    runs = [{"code": code, "inputs": inputs, "outputs": ["y"]}] * 3
+    torch_job = handle({"id": 1, "kind": "runs", "payload": {"runs": runs}}, torch_side)
+    assert len(torch_job["blobs"]) == 2
+    recorded = [outcome["weights"] for outcome in torch_job["runs"]]
+    assert recorded[0] == recorded[1] == recorded[2]
+    paddle_code = f"m = {LAYER_HOOK}(paddle.nn.Linear(4, 3), 0)\ny = m(x)"
+    paddle_runs = [
+        {"code": paddle_code, "inputs": inputs, "outputs": ["y"], "weights": weights}
+        for weights in recorded
+    ]
+    paddle_job = handle(
+        {"id": 2, "kind": "runs", "payload": {"runs": paddle_runs, "blobs": torch_job["blobs"]}},
+        paddle_side,
+    )
+    assert "blobs" not in paddle_job
+    tolerance = values.Tolerance(1e-5, 1e-5)
+    torch_y = torch_job["runs"][0]["values"]["y"]
+    for outcome in paddle_job["runs"]:
+        assert outcome["ok"], outcome
+        assert values.compare("y", torch_y, outcome["values"]["y"], tolerance) == []
+
+
+def test_weights_a_job_did_not_bring_are_reported(torch_side: Side, paddle_side: Side) -> None:
+    torch_run = run(
+        {"code": f"m = {LAYER_HOOK}(torch.nn.Linear(4, 3), 0)", "inputs": {}, "outputs": []},
+        torch_side,
+        WeightStore(),
+    )
+    paddle_run = run(
+        {
+            "code": f"m = {LAYER_HOOK}(paddle.nn.Linear(4, 3), 0)",
+            "inputs": {},
+            "outputs": [],
+            "weights": torch_run["weights"],
+        },
+        paddle_side,
+        WeightStore(),
+    )
+    assert not paddle_run["ok"]
+    assert "weights missing from the job" in paddle_run["error"]

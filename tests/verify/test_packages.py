@@ -29,7 +29,7 @@ def test_only_packages_other_than_the_libraries_are_imported() -> None:
 
 
 def test_each_side_of_a_run_gets_its_package(torch_side: object, paddle_side: object) -> None:
-    from apimap.verify.runtime import run
+    from apimap.verify.runtime import WeightStore, run
 
     record = Record.model_validate(
         {
@@ -53,8 +53,9 @@ def test_each_side_of_a_run_gets_its_package(torch_side: object, paddle_side: ob
         }
     )
     spec = plan(record).runs[0]
-    torch_out = run(spec.spec("torch"), torch_side)  # type: ignore[arg-type]
-    paddle_out = run(spec.spec("paddle"), paddle_side)  # type: ignore[arg-type]
+    store = WeightStore()
+    torch_out = run(spec.spec("torch"), torch_side, store)  # type: ignore[arg-type]
+    paddle_out = run(spec.spec("paddle"), paddle_side, store)  # type: ignore[arg-type]
     assert torch_out["ok"] and paddle_out["ok"], (torch_out, paddle_out)
     assert torch_out["values"]["y"] == paddle_out["values"]["y"]
 

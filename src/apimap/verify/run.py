@@ -65,7 +65,7 @@ from apimap.verify.evaluate import Judgement, judge, release_result
 from apimap.verify.parts import Part
 from apimap.verify.plan import RecordPlan, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
-from apimap.verify.runtime import RUN_SECONDS
+from apimap.verify.runtime import RUN_SECONDS, labels
 from apimap.verify.sandbox import Sandbox, detect
 
 DEFAULT_TIMEOUT = 120.0
@@ -312,6 +312,22 @@ def _weights(outcome: Any) -> dict[str, Any] | None:
     return outcome.get("weights") if isinstance(outcome, dict) else None
 
 
+def _paddle_job(job_id: int, specs: list[dict[str, Any]], torch_result: JobResult) -> Job:
+    """The paddle side of ``specs`` with the weights they copy from the torch job, each
+    array once (see :class:`~apimap.verify.runtime.WeightStore`)."""
+    made = torch_result.data.get("blobs") if torch_result.data else None
+    blobs = made if isinstance(made, dict) else {}
+    wanted = set().union(*(labels(spec.get("weights") or {}) for spec in specs))
+    return Job(
+        job_id,
+        "runs",
+        {
+            "runs": specs,
+            "blobs": {label: blobs[label] for label in sorted(wanted) if label in blobs},
+        },
+    )
+
+
 def _then_paddle(
     record_plan: RecordPlan, target: Future[JobResult], paddle: WorkerPool, ids: _Ids
 ) -> Callable[[Future[JobResult]], None]:
@@ -336,7 +352,7 @@ def _then_paddle(
             record_plan.runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
             for index in wanted
         ]
-        future = paddle.submit(Job(ids(), "runs", {"runs": specs}))
+        future = paddle.submit(_paddle_job(ids(), specs, torch_result))
         future.add_done_callback(lambda finished: _forward(finished, target, wanted, len(outcomes)))
 
     return submit
@@ -392,21 +408,22 @@ def _runs(
     torch_pool = pools.pools[torch_environment(loaded.record.torch_api)]
     paddle_pool = pools.pools[paddle_name]
     seconds = pools.run_seconds
-    torch_outcomes = [
-        _single(
-            torch_pool.submit(
-                Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]})
-            ).result()
-        )
+    torch_results = [
+        torch_pool.submit(
+            Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]})
+        ).result()
         for spec in record_plan.runs
     ]
+    torch_outcomes = [_single(result) for result in torch_results]
     paddle_outcomes = [
         _single(
             paddle_pool.submit(
-                Job(ids(), "runs", {"runs": [spec.spec("paddle", _weights(outcome), seconds)]})
+                _paddle_job(ids(), [spec.spec("paddle", _weights(outcome), seconds)], result)
             ).result()
         )
-        for spec, outcome in zip(record_plan.runs, torch_outcomes, strict=True)
+        for spec, outcome, result in zip(
+            record_plan.runs, torch_outcomes, torch_results, strict=True
+        )
     ]
     return JobResult(0, {"runs": torch_outcomes}), JobResult(0, {"runs": paddle_outcomes})
 

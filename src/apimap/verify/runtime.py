@@ -8,7 +8,9 @@ array without its batch dimension, empty, or 0-d. Before the code runs every
 seed is fixed again. The results named by the run are encoded by
 :mod:`apimap.verify.values`; the weights of every layer the code constructs
 through :data:`~apimap.calls.LAYER_HOOK` are recorded on the torch side and
-copied in on the paddle side.
+copied in on the paddle side. A job's runs keep the weights in one
+:class:`WeightStore`, so that the probes of a call, which build the same layer
+again, carry its weights once.
 """
 
 from __future__ import annotations
@@ -122,16 +124,62 @@ def _evaluate_inputs(
     return found, None
 
 
+class WeightStore:
+    """The layer weights of one job, each distinct array once.
+
+    A run's recorded weights refer to their bytes by a label; the job's result carries the
+    bytes of each label once (:attr:`made`). The probes of a call build the same layer again
+    and again, and a VGG's weights are half a gigabyte: without the store, a job's result
+    held them once per run (a dozen times), and the parent ran out of memory."""
+
+    def __init__(self, encoded: dict[str, str] | None = None) -> None:
+        self.encoded: dict[str, str] = dict(encoded or {})
+        """Label -> an array's bytes in base64: what the job brought and what it made."""
+        self.made: dict[str, str] = {}
+        """The labels this job's runs recorded, to send back."""
+        self._labels: dict[str, str] = {}
+        self._arrays: dict[tuple[str, str, tuple[int, ...]], Any] = {}
+
+    def put(self, item: dict[str, Any]) -> dict[str, Any]:
+        """``item`` (an encoded array) with its bytes replaced by their label."""
+        data = item.pop("data")
+        label = self._labels.setdefault(data, f"w{len(self._labels)}")
+        self.encoded.setdefault(label, data)
+        self.made.setdefault(label, data)
+        return {**item, "blob": label}
+
+    def array(self, item: dict[str, Any]) -> Any:
+        """The NumPy array ``item`` refers to, decoded once per label, dtype and shape."""
+        key = (str(item["blob"]), str(item["storage"]), tuple(item["shape"]))
+        if key not in self._arrays:
+            data = self.encoded.get(key[0])
+            if data is None:
+                raise KeyError(f"权重 {key[0]} 不在本次任务中 (weights missing from the job)")
+            self._arrays[key] = values.decode_array({**item, "data": data})
+        return self._arrays[key]
+
+
+def labels(weights: dict[str, Any]) -> set[str]:
+    """The store labels a run's recorded weights refer to."""
+    return {
+        str(item["blob"])
+        for layer in weights.values()
+        for item in layer.get("tensors", {}).values()
+    }
+
+
 class _Layers:
     """The hook every construction of a class API goes through."""
 
     def __init__(
         self,
         side: Side,
+        store: WeightStore,
         torch_weights: dict[str, dict[str, Any]] | None,
         rename: str | None = None,
     ) -> None:
         self.side = side
+        self.store = store
         self.torch_weights = torch_weights
         self.rename = rename
         """The call's ``weights`` code: rewrites ``state`` before it is copied."""
@@ -152,14 +200,14 @@ class _Layers:
                 limit = values.MAX_WEIGHT_ELEMENTS
                 self.recorded[key] = {
                     "tensors": {
-                        name: values.encode(tensor, self.side, max_elements=limit)
+                        name: self.store.put(values.encode(tensor, self.side, max_elements=limit))
                         for name, tensor in state.items()
                     },
                     "trainable": sorted(self.side.trainable(layer)),
                 }
         elif self.torch_weights.get(key):
             recorded = self.torch_weights[key]
-            arrays = {name: values.decode_array(item) for name, item in recorded["tensors"].items()}
+            arrays = {name: self.store.array(item) for name, item in recorded["tensors"].items()}
             trainable = set(recorded["trainable"])
             if self.rename is not None:
                 arrays, trainable = self._renamed(arrays, trainable)
@@ -204,8 +252,9 @@ def import_home(api: str) -> str | None:
     return None
 
 
-def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
-    """Run ``spec`` (code, inputs, outputs, probe, torch weights) and encode the results."""
+def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
+    """Run ``spec`` (code, inputs, outputs, probe, torch weights) and encode the results;
+    ``store`` holds the job's weights (recorded on the torch side, read on the paddle side)."""
     found, failure = _evaluate_inputs(spec.get("inputs") or {}, side)
     if failure is not None:
         return failure
@@ -226,7 +275,7 @@ def run(spec: dict[str, Any], side: Side) -> dict[str, Any]:
     for name, value in found.items():
         is_array = isinstance(value, side.np.ndarray)
         namespace[name] = side.tensor(value, made_as.get(name)) if is_array else value
-    layers = _Layers(side, spec.get("weights"), spec.get("rename_weights"))
+    layers = _Layers(side, store, spec.get("weights"), spec.get("rename_weights"))
     namespace[LAYER_HOOK] = layers
     namespace["__name__"] = "__apimap_run__"
     filename = f"<{side.name}>"

@@ -43,7 +43,10 @@ def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
     if kind == "check":
         result = apis.check(payload)
     elif kind == "runs":
-        result = {"runs": [runtime.run(spec, side) for spec in payload["runs"]]}
+        store = runtime.WeightStore(payload.get("blobs"))
+        result = {"runs": [runtime.run(spec, side, store) for spec in payload["runs"]]}
+        if store.made:
+            result["blobs"] = store.made
     else:
         raise ValueError(f"unknown job kind {kind!r}")
     return {"id": job["id"], **result}
