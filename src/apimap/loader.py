@@ -215,11 +215,18 @@ def _placed(problem: LoadProblem, text: str) -> LoadProblem:
     return LoadProblem(problem.code, line, col, problem.detail)
 
 
+LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+"""PyYAML 6.0.4's scanner refuses flow collections nested 1,000 deep itself, with this problem;
+that input nests too deeply for a record as well (AM005), whichever check sees it first."""
+
+
 def _syntax_problem(exc: yaml.YAMLError) -> LoadProblem:
     if not isinstance(exc, yaml.MarkedYAMLError):
         return LoadProblem(SYNTAX.code, 1, 1, str(exc))  # errors without a mark
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    if exc.problem == LIBYAML_TOO_DEEP:
+        return LoadProblem(TOO_LARGE.code, line, col, _TOO_DEEP_DETAIL)
     detail = " ".join(filter(None, [exc.context, exc.problem]))
     return LoadProblem(SYNTAX.code, line, col, detail)
 
