@@ -213,3 +213,21 @@ def test_versions_other_than_the_pins_are_refused() -> None:
     check_versions(torch, {"torch": "2.13.0"})
     with pytest.raises(EnvironmentMismatch, match=r"torch 2\.12\.0"):
         check_versions(torch, {"torch": "2.12.0"})
+
+
+def test_the_time_of_each_record_is_measured(verified: VerifyResult) -> None:
+    """Every record that ran has the seconds its jobs took; the slowest are named."""
+    assert len(verified.worker_seconds) == verified.records
+    assert all(seconds > 0 for seconds in verified.worker_seconds.values())
+    slowest = verified.slowest()
+    assert len(slowest) == 5
+    assert [seconds for _, seconds in slowest] == sorted(
+        (seconds for _, seconds in slowest), reverse=True
+    )
+    assert slowest[0][1] == max(verified.worker_seconds.values())
+    assert verified.figures()["slowest"] == [[path, round(s, 1)] for path, s in slowest]
+
+
+def test_the_slowest_records_tie_by_path() -> None:
+    result = VerifyResult(worker_seconds={"b.yaml": 2.0, "a.yaml": 2.0, "c.yaml": 3.0})
+    assert result.slowest(2) == [("c.yaml", 3.0), ("a.yaml", 2.0)]

@@ -111,6 +111,12 @@ def run_command(args: argparse.Namespace) -> int:
         f"{result.seconds:.1f} s)",
         file=sys.stderr,
     )
+    if len(result.worker_seconds) > 1:
+        slowest = "，".join(f"{path} {seconds:.1f} 秒" for path, seconds in result.slowest())
+        print(
+            f"最慢的记录（工作进程中的用时）(slowest records, seconds in the workers)：{slowest}",
+            file=sys.stderr,
+        )
     if result.releases:
         counts = "，".join(
             f"Paddle {version}：{result.differing.get(version, 0)} 条"

@@ -76,6 +76,10 @@ BEFORE_STAMPING = tuple(rule for rule in RECORD_RULES if rule not in (STAMP, PAR
 """Every record rule but the two about the stamp itself (see ``check_first``)."""
 
 
+SLOWEST_SHOWN = 5
+"""How many of the slowest records a verification names."""
+
+
 @dataclass
 class VerifyResult(CheckResult):
     """A check result plus what the run measured."""
@@ -98,6 +102,14 @@ class VerifyResult(CheckResult):
     """The older paddle releases measured (``--matrix``)."""
     differing: dict[str, int] = field(default_factory=dict)
     """Older release -> how many records do not hold there as written."""
+    worker_seconds: dict[str, float] = field(default_factory=dict)
+    """Record path -> the seconds its jobs took in the workers (both sides, every release):
+    where the time of a verification goes."""
+
+    def slowest(self, count: int = SLOWEST_SHOWN) -> list[tuple[str, float]]:
+        """The ``count`` records whose jobs took longest, slowest first (ties by path)."""
+        ranked = sorted(self.worker_seconds.items(), key=lambda item: (-item[1], item[0]))
+        return ranked[:count]
 
     def figures(self) -> dict[str, object]:
         """The run's figures for the JSON report."""
@@ -111,6 +123,7 @@ class VerifyResult(CheckResult):
             "seconds": round(self.seconds, 1),
             "environments": self.environments,
             "differing_by_release": self.differing,
+            "slowest": [[path, round(seconds, 1)] for path, seconds in self.slowest()],
         }
 
 
@@ -381,6 +394,13 @@ def _forward(
     target.set_result(JobResult(result.id, {**result.data, "runs": placed}, seconds=result.seconds))
 
 
+def _job_seconds(item: _Pending) -> float:
+    """The seconds a record's jobs took in the workers (they have all ended)."""
+    futures = [item.torch_check, item.torch_runs]
+    futures += [*item.paddle_checks.values(), *item.paddle_runs.values()]
+    return sum(future.result().seconds for future in futures if future is not None)
+
+
 def _result(future: Future[JobResult] | None) -> JobResult | None:
     return None if future is None else future.result()
 
@@ -521,6 +541,7 @@ def run_verify(
     ):
         if item.torch_check is None:
             continue  # its environment is missing: reported once above
+        result.worker_seconds[loaded.path] = _job_seconds(item)
         _collect(loaded, record_plan, judgement, result)
         for version, release in measured.items():
             result.differing[version] = result.differing.get(version, 0) + (not release.holds)
