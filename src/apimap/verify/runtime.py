@@ -135,17 +135,22 @@ class WeightStore:
     def __init__(self, encoded: dict[str, str] | None = None) -> None:
         self.encoded: dict[str, str] = dict(encoded or {})
         """Label -> an array's bytes in base64: what the job brought and what it made."""
-        self.made: dict[str, str] = {}
-        """The labels this job's runs recorded, to send back."""
         self._labels: dict[str, str] = {}
+        """The bytes of each array this job's runs recorded -> its label."""
         self._arrays: dict[tuple[str, str, tuple[int, ...]], Any] = {}
+
+    @property
+    def made(self) -> dict[str, str]:
+        """Label -> bytes of the arrays this job's runs recorded, to send back."""
+        return {label: data for data, label in self._labels.items()}
 
     def put(self, item: dict[str, Any]) -> dict[str, Any]:
         """``item`` (an encoded array) with its bytes replaced by their label."""
         data = item.pop("data")
-        label = self._labels.setdefault(data, f"w{len(self._labels)}")
-        self.encoded.setdefault(label, data)
-        self.made.setdefault(label, data)
+        label = self._labels.get(data)
+        if label is None:
+            label = self._labels[data] = f"w{len(self.encoded)}"
+            self.encoded[label] = data
         return {**item, "blob": label}
 
     def array(self, item: dict[str, Any]) -> Any:

@@ -45,8 +45,9 @@ def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
     elif kind == "runs":
         store = runtime.WeightStore(payload.get("blobs"))
         result = {"runs": [runtime.run(spec, side, store) for spec in payload["runs"]]}
-        if store.made:
-            result["blobs"] = store.made
+        made = store.made
+        if made:
+            result["blobs"] = made
     else:
         raise ValueError(f"unknown job kind {kind!r}")
     return {"id": job["id"], **result}
