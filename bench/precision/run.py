@@ -31,7 +31,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from score import (  # noqa: E402
+from score import (
     EXCLUDED_CODES,
     Diagnostic,
     format_score,

@@ -51,7 +51,7 @@ def main() -> None:
         if p.parent != args.pages  # the README and the older format guide are not pages
     ]
     print(f"# {args.size} of {len(pages)} pages, seed {args.seed!r}, stratified by folder")
-    print("# python bench/precision/sample.py --size {} --seed {}".format(args.size, args.seed))
+    print(f"# python bench/precision/sample.py --size {args.size} --seed {args.seed}")
     for page in draw(pages, args.size, args.seed):
         print(page)
 

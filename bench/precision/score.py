@@ -64,7 +64,8 @@ class Judgement:
 class Known:
     """A real violation found by reading a page: which codes at which place should report it.
 
-    ``codes`` are prefixes (``AM244`` matches AM244, ``IM305`` matches AM704/IM305).
+    ``codes`` are prefixes (``AM244`` matches AM244, ``IM305`` matches AM704/IM305); a code that
+    does not exist yet is written ``NEW:what`` and matches nothing until a rule reports it.
     ``anchor`` is a field-path prefix (``params[dim]``) or ``*`` for anywhere on the page;
     for importer findings the page line must match instead.
     """
@@ -266,9 +267,7 @@ def reports(known: Known, diag: Diagnostic) -> bool:
     if known.anchor == "*":
         return True
     field_of = diag.anchor.split(":", 1)[1].split("#", 1)[0]
-    return field_of == known.anchor or field_of.startswith(
-        (known.anchor + ".", known.anchor + "[")
-    )
+    return field_of == known.anchor or field_of.startswith((known.anchor + ".", known.anchor + "["))
 
 
 @dataclass
@@ -319,8 +318,13 @@ def score(
             class_count[(judgement.verdict, judgement.cls)] += 1
     seen = {d.key for d in in_scope}
     stale = sorted(k for k in judged if k[0] in pages and k not in seen)
+    # A violation counts as reported only by a diagnostic that is not judged artifact or false.
     in_known_pages = {k.page for k in known}
-    relevant = [d for d in diagnostics if d.page in in_known_pages]
+    relevant = [
+        d
+        for d in diagnostics
+        if d.page in in_known_pages and (d.key not in judged or judged[d.key].verdict == "true")
+    ]
     found = [k for k in known if any(reports(k, d) for d in relevant)]
     missed = [k for k in known if k not in found]
     return Score(
@@ -365,7 +369,9 @@ def format_score(result: Score, *, sample_size: int, list_limit: int = 200) -> s
         f" = {_pct(len(result.known_found), result.known_total)}"
     )
     out.append("")
-    out.append(f"{'code':<12} {'all':>5} {'true':>5} {'artif':>5} {'false':>5} {'unj':>5}  precision")
+    out.append(
+        f"{'code':<12} {'all':>5} {'true':>5} {'artif':>5} {'false':>5} {'unj':>5}  precision"
+    )
     for code in sorted(result.counts):
         c = result.counts[code]
         j = sum(c[v] for v in VERDICTS)
