@@ -139,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unjudged", type=Path, help="write the unjudged diagnostics here")
     parser.add_argument("--json", type=Path, help="write every keyed diagnostic here")
     args = parser.parse_args(argv)
+    args.pages = args.pages.resolve()
     if not args.pages.is_dir():
         parser.error(f"pages folder not found: {args.pages}")
     sample = _read_sample(args.data / "sample.txt")
