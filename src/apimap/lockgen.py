@@ -72,7 +72,7 @@ def specs(pyproject: dict[str, Any]) -> list[Spec]:
     releases = [
         Spec(
             release_lock_name(version),
-            f".venv-paddle-{version}（apimap verify --matrix）: paddle {version} and the "
+            f".venv-paddle-{version} for apimap verify --matrix: paddle {version} and the "
             "dataset packages",
             tuple(release_requirements(version)),
             (TOOLS_LOCK,),
