@@ -1,9 +1,11 @@
 """The CI files run what the README promises, and every step they run is valid.
 
-The hosted workflow cannot run here (no runner, no network for actions); this checks what
+The hosted workflows cannot run here (no runner, no network for actions); this checks what
 can be checked offline: every ``apimap`` command line parses with the real argument
-parser, every extra a ``pip install`` names exists, every ``make`` target exists, and the
-local CI entry point runs the README's test command.
+parser, every extra a ``pip install`` names exists, every ``make`` target exists, the
+local CI entry point runs the README's test command, every environment the Makefile and the
+CI jobs make installs from its locks (the recipes and steps parsed), and the weekly job
+installs the newest versions the ranges allow instead.
 """
 
 from __future__ import annotations
