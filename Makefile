@@ -20,7 +20,7 @@ VISION_LOCKED_STAMP := $(VISION_VENV)/.installed-locked
 PIP_LOCKED := -m pip install -q --require-hashes --no-build-isolation -r
 PIP_APIMAP := -m pip install -q --no-deps --no-build-isolation -e .
 
-.PHONY: main test lint pytest fuzz verify verify-all matrix lock bench bench-site bench-verify bench-startup bench-scan bench-lines precision
+.PHONY: main test lint pytest fuzz verify verify-all matrix lock bench bench-site bench-verify bench-startup bench-scan bench-lines bench-install precision
 
 # Main environment, first the part `make main` needs: apimap, the site toolchain, the
 # browser driver and the dev tools. No torch, no paddle.
@@ -109,6 +109,11 @@ bench-scan: $(CORE_STAMP)
 
 bench-lines: $(CORE_STAMP)
 	$(PY) bench/bench_lines.py
+
+# Fresh installs of the main environment from the ranges and from the locks, side by side, and
+# whether two lock installs hold the same files.
+bench-install: $(CORE_STAMP)
+	$(PY) bench/bench_install.py 2
 
 # Validator precision and recall on the legacy pages of the development set (../shared): import,
 # check, join with the judged list bench/precision/judged.tsv. See bench/precision/README.md.

@@ -30,7 +30,7 @@ from apimap.locks import (
     read_lock,
     release_lock_name,
 )
-from apimap.pins import PADDLE_RELEASES, PINS, VISION_PINS
+from apimap.pins import PADDLE_RELEASES, PINS, VISION_PINS, public_version, release_key
 from apimap.stamps import VERIFIER_VERSION
 from apimap.verify.environments import CHECKOUT, VISION_SETUP, vision_python
 
@@ -107,11 +107,7 @@ def release_environments(bases: Iterable[Path]) -> list[Checked]:
         versions = installed(site_packages(folder))
         lock = (TOOLS_LOCK, release_lock_name(version))
         checked.append(Checked(folder.name, folder, {"paddle": version}, versions, lock))
-    return sorted(checked, key=lambda environment: _release_key(environment.pins["paddle"]))
-
-
-def _release_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))
+    return sorted(checked, key=lambda environment: release_key(environment.pins["paddle"]))
 
 
 def pin_lines(environment: Checked) -> tuple[list[str], int]:
@@ -122,7 +118,7 @@ def pin_lines(environment: Checked) -> tuple[list[str], int]:
         version = environment.installed.get(DISTRIBUTIONS[name])
         if version is None:
             lines.append(f"{name} 未安装 (not installed)")
-        elif version.split("+", 1)[0] == pinned:
+        elif public_version(version) == pinned:
             lines.append(f"{name} {version} 与固定版本一致 (as pinned)")
         else:
             wrong += 1
@@ -132,7 +128,8 @@ def pin_lines(environment: Checked) -> tuple[list[str], int]:
 
 def lock_lines(environment: Checked, root: Path) -> tuple[list[str], int]:
     """How the installed packages differ from the environment's locks in ``root``, and how many
-    differences there are; no line without the locks (apimap installed as a library)."""
+    differences there are. Without the locks (apimap installed as a library, a paddle release
+    outside the matrix) a line says so; that is no finding."""
     paths = [lock_path(root, name) for name in environment.locks]
     if not all(path.is_file() for path in paths):
         missing = next(path for path in paths if not path.is_file())
