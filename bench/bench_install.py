@@ -14,7 +14,8 @@ each with its own empty pip cache (as on a new machine):
 It prints each install's seconds and the load average before it, then compares the lock
 installs: ``pip freeze --all`` and a digest of every installed file's hash as the packages'
 RECORD files list them (console scripts excepted: their first line names the environment's
-own interpreter, so they differ by path alone).
+own interpreter, so they differ by path alone), apimap's own editable install apart (its
+METADATA carries README.md, so it changes with the checkout, not with the locks).
 """
 
 from __future__ import annotations
@@ -61,11 +62,14 @@ def freeze(venv: Path) -> str:
     return done.stdout
 
 
-def record_digest(venv: Path) -> tuple[str, int, int]:
+def record_digest(venv: Path, own: bool) -> tuple[str, int, int]:
     """A digest of every (package, file, hash) the RECORD files list, the number of files, and
-    the number of console scripts left out."""
+    the number of console scripts left out; ``own``: apimap's own dist-info alone (its
+    METADATA carries README.md, so it changes with the checkout), else everything but it."""
     entries, scripts = [], 0
     for record in sorted(venv.glob("lib/python*/site-packages/*.dist-info/RECORD")):
+        if record.parent.name.startswith("apimap-") != own:
+            continue
         for path, digest, _size in csv.reader(record.read_text(encoding="utf-8").splitlines()):
             if not digest:
                 continue  # RECORD itself and compiled files carry no hash
@@ -99,15 +103,18 @@ def main(rounds: int = 2) -> None:
                 else:
                     subprocess.run(["rm", "-rf", str(venv)], check=True)
         freezes = {freeze(venv) for venv in locked}
-        digests = {record_digest(venv) for venv in locked}
         packages = len(next(iter(freezes)).splitlines())
         print(
             f"lock installs: {len(locked)}, pip freeze --all identical: {len(freezes) == 1} "
             f"({packages} packages)"
         )
-        for digest, files, scripts in sorted(digests):
-            print(f"RECORD digest {digest} ({files} files; {scripts} console scripts left out)")
-        print(f"RECORD identical: {len(digests) == 1}")
+        for own, what in ((False, "locked packages"), (True, "apimap itself")):
+            digests = {record_digest(venv, own) for venv in locked}
+            for digest, files, scripts in sorted(digests):
+                print(
+                    f"RECORD digest, {what}: {digest} ({files} files; {scripts} scripts left out)"
+                )
+            print(f"RECORD identical, {what}: {len(digests) == 1}")
 
 
 if __name__ == "__main__":
