@@ -23,8 +23,10 @@ PIP_APIMAP := -m pip install -q --no-deps --no-build-isolation -e .
 .PHONY: main test lint pytest fuzz verify verify-all matrix lock bench bench-site bench-verify bench-startup bench-scan bench-lines bench-install precision
 
 # Main environment, first the part `make main` needs: apimap, the site toolchain, the
-# browser driver and the dev tools. No torch, no paddle.
-$(LOCKED_STAMP): $(TOOLS_LOCK) $(MAIN_LOCK)
+# browser driver and the dev tools. No torch, no paddle. It is made anew when verify.txt
+# changes too: the verification layer goes on top of it, and a package verify.txt no longer
+# names must go as well.
+$(LOCKED_STAMP): $(TOOLS_LOCK) $(MAIN_LOCK) $(VERIFY_LOCK)
 	python3 -m venv --clear $(VENV)
 	$(PY) $(PIP_LOCKED) $(TOOLS_LOCK)
 	$(PY) $(PIP_LOCKED) $(MAIN_LOCK)
@@ -34,8 +36,8 @@ $(CORE_STAMP): $(LOCKED_STAMP) pyproject.toml
 	$(PY) $(PIP_APIMAP)
 	touch $(CORE_STAMP)
 
-# Then what verification needs: the CPU build of torch 2.13.0 (this machine's local file, which
-# `pip install torch==2.13.0` takes; hosted CI adds PyTorch's CPU index) and paddle 3.3.1.
+# Then what verification needs: torch 2.13.0+cpu, the CPU build (this machine's local file;
+# hosted CI adds PyTorch's CPU index), and paddle 3.3.1.
 $(VERIFY_STAMP): $(CORE_STAMP) $(VERIFY_LOCK)
 	$(PY) $(PIP_LOCKED) $(VERIFY_LOCK)
 	touch $(VERIFY_STAMP)

@@ -168,6 +168,8 @@ def test_every_make_environment_installs_from_its_locks() -> None:
         # a lock change remakes the environment: every lock is a prerequisite on the way
         prerequisites = {prerequisite for rule in made for prerequisite in rules[rule][0]}
         assert set(locks) <= prerequisites, target
+        if venv == ".venv":  # the verification layer's lock remakes the main environment too
+            assert "locks/verify.txt" in rules[".venv/.installed-locked"][0]
         assert "pyproject.toml" in prerequisites
     every_pip = [step for _, recipe in rules.values() for step in recipe if " pip " in step]
     assert every_pip and all(LOCKED_INSTALL in step or APIMAP_INSTALL in step for step in every_pip)
