@@ -25,8 +25,8 @@ import yaml
 
 from apimap.check import iter_record_files, run_check
 from apimap.diagnostics import Severity
+from apimap.record.signature import parse_signature
 from apimap.rules.catalog.am232_example_python import parse_code
-from apimap.signature import parse_signature
 
 sys.path.insert(0, str(Path(__file__).parent))
 from realistic import write_corpus

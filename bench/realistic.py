@@ -19,8 +19,8 @@ from typing import Any
 
 from apimap import loader
 from apimap.check import iter_record_files
-from apimap.paths import record_path
-from apimap.pins import pins_for
+from apimap.record.paths import record_path
+from apimap.record.pins import pins_for
 from apimap.stamps import VERIFIER_VERSION, Proven, Stamp, digest, parse_stamp, stamp_file
 
 SOURCE = Path(__file__).resolve().parent.parent / "mappings"

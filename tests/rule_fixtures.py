@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from apimap import loader
-from apimap.paths import record_path
+from apimap.record.paths import record_path
 from apimap.rules.registry import HOMES, fixtures
 from apimap.stamps import digest, parse_stamp, stamp_file
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from apimap import loader
-from apimap.location import Loc
+from apimap.record.location import Loc
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,11 +6,12 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from apimap import derived, loader
+from apimap import loader
 from apimap.check import check_source
 from apimap.cli import main
-from apimap.model import Record
-from apimap.paths import record_path
+from apimap.record import derived
+from apimap.record.model import Record
+from apimap.record.paths import record_path
 from apimap.rules.registry import RECORD_RULES
 from apimap.validate import validate
 

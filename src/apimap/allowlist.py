@@ -12,7 +12,7 @@ from pathlib import Path
 
 from apimap import loader
 from apimap.diagnostics import Diagnostic
-from apimap.location import Loc
+from apimap.record.location import Loc
 from apimap.rules.base import Finding, Rule
 from apimap.rules.catalog.am601_allowlist_stale import RULE as STALE
 from apimap.rules.catalog.am602_allowlist_malformed import RULE as MALFORMED

@@ -13,8 +13,8 @@ from typing import Any
 
 from apimap import loader
 from apimap.emit import render
-from apimap.location import Path as DataPath
 from apimap.migrate import is_format_one, migrate
+from apimap.record.location import Path as DataPath
 from apimap.schema_export import SCHEMA_PATH
 from apimap.yamlcomments import Comments, find_comments
 

@@ -16,7 +16,7 @@ from apimap import loader
 from apimap.allowlist import Allowlist, apply_allowlist
 from apimap.context import CorpusContext, RecordContext, RecordSummary
 from apimap.diagnostics import Diagnostic, Severity
-from apimap.location import Loc
+from apimap.record.location import Loc
 from apimap.rules.base import Finding, Rule
 from apimap.rules.catalog.am001_encoding import RULE as ENCODING
 from apimap.rules.registry import (

@@ -14,7 +14,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from apimap import categories, loader, model, validate
+from apimap import loader, validate
+from apimap.record import categories, model
 
 _FORMAT = 1
 

@@ -8,12 +8,12 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any, TypeVar, cast
 
-from apimap import derived
-from apimap.categories import Category
 from apimap.loader import Document
-from apimap.location import Loc, Path
-from apimap.model import Record
-from apimap.signature import Param, Signature, SignatureError, parse_signature
+from apimap.record import derived
+from apimap.record.categories import Category
+from apimap.record.location import Loc, Path
+from apimap.record.model import Record
+from apimap.record.signature import Param, Signature, SignatureError, parse_signature
 
 T = TypeVar("T")
 

@@ -16,7 +16,7 @@ from apimap import loader
 from apimap.check import iter_record_files, read_stamp
 from apimap.content_cache import ContentCache, content_key, record_salt
 from apimap.context import CorpusContext, RecordSummary
-from apimap.model import Record
+from apimap.record.model import Record
 from apimap.rules.catalog.am501_one_record_per_api import RULE as ONE_RECORD_PER_API
 from apimap.stamps import Stamp, StampFormatError, digest, parse_stamp
 from apimap.validate import validate

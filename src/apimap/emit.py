@@ -28,9 +28,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from apimap.location import Path
-from apimap.model import Record
-from apimap.textchars import REFUSED_CHARACTERS
+from apimap.record.location import Path
+from apimap.record.model import Record
+from apimap.record.textchars import REFUSED_CHARACTERS
 from apimap.yamlcomments import Comments
 
 

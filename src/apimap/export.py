@@ -25,10 +25,10 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from apimap import derived
-from apimap.categories import Action, ApiType, Category, MissingReason, RowKind
 from apimap.corpus import CorpusError, Entry, load_entries
-from apimap.model import ParamRow, Record
+from apimap.record import derived
+from apimap.record.categories import Action, ApiType, Category, MissingReason, RowKind
+from apimap.record.model import ParamRow, Record
 from apimap.releases import measured
 from apimap.stamps import Stamp
 

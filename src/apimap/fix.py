@@ -20,8 +20,8 @@ from apimap.canonical import NotFormattable, render_checked
 from apimap.check import iter_record_files, relative_to_mappings
 from apimap.context import RecordContext
 from apimap.fmt import write_atomically
-from apimap.location import Path as DataPath
 from apimap.migrate import is_format_one, migrate
+from apimap.record.location import Path as DataPath
 from apimap.rules.base import Edit
 from apimap.rules.registry import FIXABLE_RULES
 from apimap.validate import validate

@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from apimap import loader
-from apimap.categories import Category
-from apimap.paths import decode_name
+from apimap.record.categories import Category
+from apimap.record.paths import decode_name
 
 RECORD_SUFFIXES = (".yaml", ".yml")
 SECTION_FIELDS = ("torch_api", "category", "params", "calls", "examples")

@@ -40,7 +40,8 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode, SequenceNode
 
-from apimap.location import Loc, Path
+from apimap.record.location import Loc, Path
+from apimap.record.textchars import REFUSED_CHARACTERS
 from apimap.rules.catalog.am001_encoding import RULE as ENCODING
 from apimap.rules.catalog.am002_yaml_syntax import RULE as SYNTAX
 from apimap.rules.catalog.am003_duplicate_key import RULE as DUPLICATE_KEY
@@ -49,7 +50,6 @@ from apimap.rules.catalog.am005_too_large import RULE as TOO_LARGE
 from apimap.rules.catalog.am006_empty_file import RULE as EMPTY
 from apimap.rules.catalog.am007_bom import RULE as BOM
 from apimap.rules.catalog.am008_not_mapping import RULE as NOT_MAPPING
-from apimap.textchars import REFUSED_CHARACTERS
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from apimap.links import default_paddle_url, default_torch_url
-from apimap.signature import SignatureError, parse_signature
+from apimap.record.links import default_paddle_url, default_torch_url
+from apimap.record.signature import SignatureError, parse_signature
 
 TODO = "TODO"
 _RENAMED = {"aliases": "torch_aliases", "paddle_param_aliases": "paddle_accepts"}

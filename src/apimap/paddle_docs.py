@@ -3,7 +3,7 @@
 The upstream documentation repository writes its PyTorch -> Paddle difference pages in the
 layout of the format specification, with its own conventions: the title is
 ``## [ 分类 ]torch.api`` with the category names it uses today (``涉及上下文修改``,
-``API 完全一致`` …, :data:`apimap.phrases.UPSTREAM_CATEGORY_LABELS`), the two API headings
+``API 完全一致`` …, :data:`apimap.record.phrases.UPSTREAM_CATEGORY_LABELS`), the two API headings
 are ``### [api](url)``, the sections are ``### 参数映射`` / ``### 转写示例`` /
 ``### 注意事项`` and each example is a ``####`` heading; links are written plainly
 (``(url)``, not ``(<url>)``). For a third-party API (``torchvision``, ``transformers``)
@@ -29,9 +29,9 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from apimap import derived, phrases
-from apimap.categories import Category
 from apimap.corpus import Entry
+from apimap.record import derived, phrases
+from apimap.record.categories import Category
 from apimap.render import markdown
 from apimap.render.views import ApiPage, CaseView, api_page
 

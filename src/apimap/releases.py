@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apimap import phrases
-from apimap.pins import PADDLE_RELEASES, PADDLE_VERSION
+from apimap.record import phrases
+from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 from apimap.stamps import Stamp
 
 DIFFERENCE_KINDS = (

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING, TextIO
 
 from apimap.diagnostics import Severity
-from apimap.textchars import one_line
+from apimap.record.textchars import one_line
 
 if TYPE_CHECKING:
     from apimap.check import CheckResult

@@ -24,14 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from apimap.canonical import schema_comment
-from apimap.categories import Category, RowKind, Section, computed_category
 from apimap.emit import render
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.migrate import minimal
-from apimap.paths import API_NAME, record_path
+from apimap.record.categories import Category, RowKind, Section, computed_category
+from apimap.record.paths import API_NAME, record_path
+from apimap.record.signature import ParamKind
 from apimap.rules.catalog.am205_context_change import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
 from apimap.rules.catalog.am702_todo import TODO_MARKER
-from apimap.signature import ParamKind
 from apimap.yamlcomments import Comments
 
 CONVENTIONAL_RENAMES = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from apimap.model import Record
+from apimap.record.model import Record
 
 SCHEMA_PATH = "schema/mapping.schema.json"
 SCHEMA_ID = "https://apimap.invalid/schema/mapping.schema.json"

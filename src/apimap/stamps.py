@@ -31,8 +31,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apimap.derived import fields_of
-from apimap.model import Record, TextRole
+from apimap.record.derived import fields_of
+from apimap.record.model import Record, TextRole
 
 STAMPS_DIR = "stamps"
 MAPPINGS_DIR = "mappings"

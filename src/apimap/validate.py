@@ -8,8 +8,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from apimap.loader import Document
-from apimap.location import Path
-from apimap.model import Record
+from apimap.record.location import Path
+from apimap.record.model import Record
 from apimap.rules.base import Finding, Rule
 from apimap.rules.catalog.am101_unknown_field import RULE as UNKNOWN_FIELD
 from apimap.rules.catalog.am102_missing_field import RULE as MISSING_FIELD

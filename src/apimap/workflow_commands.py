@@ -12,7 +12,7 @@ from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.fix import run_fix
 from apimap.fmt import run_fmt
 from apimap.gitdiff import GitError, diff_revisions, to_json, to_markdown
-from apimap.textchars import one_line
+from apimap.record.textchars import one_line
 
 
 def configure_fmt(fmt: argparse.ArgumentParser) -> None:

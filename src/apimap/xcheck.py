@@ -31,12 +31,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
 
-from apimap import derived
-from apimap.categories import Action, RowKind
 from apimap.corpus import CorpusError, load_entries
 from apimap.export import default_injection
-from apimap.model import Record
-from apimap.signature import SignatureError, parse_signature
+from apimap.record import derived
+from apimap.record.categories import Action, RowKind
+from apimap.record.model import Record
+from apimap.record.signature import SignatureError, parse_signature
 
 MAPPING_MEMBER = "paconvert/api_mapping.json"
 TORCH_PACKAGE = "torch"

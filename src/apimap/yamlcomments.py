@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 from yaml._yaml import CParser
 
-from apimap.location import Path
+from apimap.record.location import Path
 
 _END_OF_LINE = 1 << 30
 

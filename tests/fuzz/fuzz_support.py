@@ -29,7 +29,7 @@ from apimap.emit import render
 from apimap.fix import fix_text
 from apimap.importer.run import run_import
 from apimap.migrate import is_format_one, migrate
-from apimap.pins import PADDLE_RELEASES
+from apimap.record.pins import PADDLE_RELEASES
 from apimap.render import views
 from apimap.render.names import api_docname
 from apimap.render.templates import environment

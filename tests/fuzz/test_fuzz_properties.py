@@ -17,10 +17,11 @@ from fuzz_support import COUNTS, table_problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apimap import loader, pycode
+from apimap import loader
 from apimap.canonical import format_text
 from apimap.emit import render
 from apimap.migrate import is_format_one, migrate
+from apimap.record import pycode
 from apimap.render.markdown import cell, code, inline
 from apimap.rules.example_code import Piece, issues
 from apimap.yamlcomments import Comments

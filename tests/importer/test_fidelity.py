@@ -39,7 +39,7 @@ from apimap.importer.page import read_page
 from apimap.importer.report import summary
 from apimap.importer.run import run_import
 from apimap.importer.writer import record_text
-from apimap.paths import record_path
+from apimap.record.paths import record_path
 from apimap.rules.registry import RECORD_RULES
 
 PAGES = FIXTURES / "fidelity"

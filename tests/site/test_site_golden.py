@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from apimap import derived
-from apimap.categories import Category
 from apimap.corpus import load_entries
+from apimap.record import derived
+from apimap.record.categories import Category
 from apimap.render.names import api_docname
 from apimap.render.views import has_page
 from conftest import CORPUS

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.paths import record_path
+from apimap.record.paths import record_path
 from apimap.render.build import SiteLayout, render_pages, run_sphinx
 from apimap.render.site import render_site
 from conftest import copy_corpus, corpus_layout, corpus_sources

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.pins import PADDLE_VERSION
+from apimap.record.pins import PADDLE_VERSION
 from apimap.rules.catalog.am810_example_raises import RULE as RAISES
 from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
 from apimap.stamps import ProbeResult, parse_stamp, stamp_file

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from apimap.categories import Category
+from apimap.record.categories import Category
 from apimap.scan.knowledge import Knowledge, RecordInfo
 from apimap.surface.table import Surface
 

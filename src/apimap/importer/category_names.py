@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from apimap.categories import GROUP_NAMES, Category, RowKind, computed_category
-from apimap.phrases import TEMPLATE_CATEGORY_NAMES, UPSTREAM_CATEGORY_LABELS
+from apimap.record.categories import GROUP_NAMES, Category, RowKind, computed_category
+from apimap.record.phrases import TEMPLATE_CATEGORY_NAMES, UPSTREAM_CATEGORY_LABELS
 
 _IGNORED = re.compile(r"[\s:：,，、]+")
 

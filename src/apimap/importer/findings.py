@@ -8,7 +8,7 @@ and the source text; ``apimap check`` reports each (AM704, AM705).
 from __future__ import annotations
 
 from apimap.importer.problems import Problem
-from apimap.model import Imported, ImportFinding, Record
+from apimap.record.model import Imported, ImportFinding, Record
 
 
 def _text(value: str | None) -> str | None:

@@ -20,9 +20,6 @@ from typing import Any
 
 import yaml
 
-from apimap import derived, phrases, wording
-from apimap.categories import ApiType, Category, RowKind
-from apimap.defaults import same_default_text
 from apimap.importer import deviations, patterns
 from apimap.importer.blocks import Block, Break, Fence, FrontMatter, Heading, Paragraph, Table, scan
 from apimap.importer.category_names import CategoryName, category_name, key
@@ -61,8 +58,11 @@ from apimap.importer.problems import (
 )
 from apimap.importer.record_data import RecordData, validate_data
 from apimap.importer.rows import RowDraft, inconsistent_kind, read_row
-from apimap.model import Record
-from apimap.paths import API_NAME
+from apimap.record import derived, phrases, wording
+from apimap.record.categories import ApiType, Category, RowKind
+from apimap.record.defaults import same_default_text
+from apimap.record.model import Record
+from apimap.record.paths import API_NAME
 from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 _TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")

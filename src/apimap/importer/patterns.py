@@ -1,7 +1,7 @@
 """Recognise the specification's fixed phrases in page text, tolerantly.
 
 No phrase is spelled out here. Each remark pattern is derived from the site
-wording (:mod:`apimap.wording`): a probe row whose meaning, difference
+wording (:mod:`apimap.record.wording`): a probe row whose meaning, difference
 and setting are sentinel characters is rendered, and the literal parts around
 the sentinels become a regular expression. The same goes for summaries, the
 composite lead and "暂无转写方式". A phrase changed in the wording is therefore recognised by the importer without touching it.
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
 
-from apimap import wording
-from apimap.categories import Action, Category, RowKind
 from apimap.importer.inline import LOOKALIKES
-from apimap.model import ConditionalAction, ParamRow, Record
+from apimap.record import wording
+from apimap.record.categories import Action, Category, RowKind
+from apimap.record.model import ConditionalAction, ParamRow, Record
 
 DESC = "\ue000"
 DIFF = "\ue001"

@@ -1,4 +1,4 @@
-"""Turn collected record data into a :class:`~apimap.model.Record`, keeping what the model rejects.
+"""Turn collected record data into a :class:`~apimap.record.model.Record`, keeping what the model rejects.
 
 Whatever part of the data the model rejects (an ``http://`` link, an empty
 parameter meaning, a malformed alias) is taken out and reported as a loss with
@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from apimap.importer.problems import INVALID, INVALID_VALUE, Problem
 from apimap.migrate import minimal
-from apimap.model import Record
+from apimap.record.model import Record
 
 _REQUIRED = {"torch_api", "category"}
 _NESTED_LISTS = {"params", "examples", "notes", "torch_aliases", "torch_signature"}

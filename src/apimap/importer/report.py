@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from apimap.importer.problems import ALL_REASONS, Problem
 from apimap.importer.run import ImportResult, Kind, Outcome, Unit
-from apimap.textchars import one_line
+from apimap.record.textchars import one_line
 
 _MESSAGES = {reason.code: reason.message for reason in ALL_REASONS}
 

@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from apimap import phrases
-from apimap.categories import Action, Category, RowKind
 from apimap.importer import deviations, patterns
 from apimap.importer.inline import cell_text, plain_name, tags
 from apimap.importer.problems import (
@@ -25,6 +23,8 @@ from apimap.importer.problems import (
     UNMAPPED_ROW,
     Problem,
 )
+from apimap.record import phrases
+from apimap.record.categories import Action, Category, RowKind
 
 _TYPE_WORD = "类型"
 _FINAL_STOP = re.compile(r"\s*[。.]\s*$")

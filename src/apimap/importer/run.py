@@ -36,9 +36,9 @@ from apimap.importer.record_data import RecordData, validate_data
 from apimap.importer.table import TableEntry, is_table_page, read_table_page
 from apimap.importer.writer import WriteError, record_text, write_new
 from apimap.migrate import missing_reason
-from apimap.model import Record
-from apimap.paths import record_path
-from apimap.phrases import MISSING_REASON_LABELS
+from apimap.record.model import Record
+from apimap.record.paths import record_path
+from apimap.record.phrases import MISSING_REASON_LABELS
 from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 PAGE_SUFFIX = ".md"

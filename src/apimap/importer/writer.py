@@ -19,8 +19,8 @@ from apimap import loader
 from apimap.canonical import schema_comment
 from apimap.emit import render
 from apimap.importer.record_data import record_fields
-from apimap.model import Record
-from apimap.paths import record_path
+from apimap.record.model import Record
+from apimap.record.paths import record_path
 from apimap.validate import validate
 from apimap.yamlcomments import Comments
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from apimap.categories import GROUP_NAMES
+from apimap.record.categories import GROUP_NAMES
 
 GROUP_COLOURS = {
     1: "#2e7d32",

@@ -21,7 +21,7 @@ CHART = "coverage.svg"
 
 def api_docname(api: str) -> str:
     """``torch.nn.Conv2d`` -> ``api/torch.nn.^Conv2d`` (the record file's case-safe stem)."""
-    from apimap.paths import encode_name
+    from apimap.record.paths import encode_name
 
     return f"{API_FOLDER}/{encode_name(api)}"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from apimap.categories import Category, Section
 from apimap.content_cache import ContentCache, content_key, files_salt
 from apimap.corpus import CorpusError, Entry, load_entries
-from apimap.pins import PADDLE_RELEASES, PADDLE_VERSION
+from apimap.record.categories import Category, Section
+from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 from apimap.render import views
 from apimap.render.chart import coverage_svg
 from apimap.render.names import (

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlencode
 
-from apimap import derived, phrases, wording
-from apimap.categories import GROUP_NAMES, Category, Section
 from apimap.corpus import Entry
-from apimap.model import Case, Record
-from apimap.paths import record_path
-from apimap.pins import release_key
+from apimap.record import derived, phrases, wording
+from apimap.record.categories import GROUP_NAMES, Category, Section
+from apimap.record.model import Case, Record
+from apimap.record.paths import record_path
+from apimap.record.pins import release_key
 from apimap.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
 from apimap.render.chart import NamespaceCounts
 from apimap.render.markdown import format_signature

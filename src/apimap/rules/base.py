@@ -14,8 +14,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from apimap.diagnostics import Severity
-from apimap.location import Loc
-from apimap.location import Path as DataPath
+from apimap.record.location import Loc
+from apimap.record.location import Path as DataPath
 
 if TYPE_CHECKING:
     from apimap.context import CorpusContext, RecordContext

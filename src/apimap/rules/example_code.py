@@ -37,11 +37,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from apimap import derived, pycode
 from apimap.context import RecordContext
-from apimap.location import Path
-from apimap.model import Record, TextRole
-from apimap.pins import PACKAGE_PINS
+from apimap.record import derived, pycode
+from apimap.record.location import Path
+from apimap.record.model import Record, TextRole
+from apimap.record.pins import PACKAGE_PINS
 from apimap.rules.base import Finding
 from apimap.rules.catalog.am232_example_python import parse_code
 

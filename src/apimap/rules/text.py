@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
 from apimap.context import RecordContext
-from apimap.location import Path
-from apimap.model import TextRole
+from apimap.record import derived
+from apimap.record.location import Path
+from apimap.record.model import TextRole
 
 PROSE_ROLES = frozenset({TextRole.NAME, TextRole.INLINE, TextRole.SENTENCE, TextRole.SUMMARY})
 CONTINUED_ROLES = frozenset({TextRole.NAME, TextRole.INLINE})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from apimap.categories import Category
+from apimap.record.categories import Category
 from apimap.scan.knowledge import Knowledge, RecordInfo
 from apimap.surface.table import Surface
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from apimap.categories import Category
+from apimap.record.categories import Category
 
 if TYPE_CHECKING:
     from apimap.corpus import Entry
@@ -85,7 +85,7 @@ def default_mappings() -> Path:
 
 def knowledge_from_entries(entries: Iterable[Entry]) -> Knowledge:
     """The knowledge of records the caller has already loaded (the site does)."""
-    from apimap import derived
+    from apimap.record import derived
     from apimap.render.views import has_page, other_names
 
     return Knowledge(

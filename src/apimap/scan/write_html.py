@@ -12,7 +12,7 @@ from collections import Counter
 from html import escape
 from typing import TextIO
 
-from apimap.categories import Category
+from apimap.record.categories import Category
 from apimap.render.chart import GROUP_COLOURS
 from apimap.scan.classify import BUCKET_COLOURS, Bucket
 from apimap.scan.report import ScanReport, Usage

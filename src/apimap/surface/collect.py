@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from apimap.pins import public_version
+from apimap.record.pins import public_version
 from apimap.surface.namespaces import NAMESPACES, NamespaceSpec
 from apimap.surface.table import LibrarySurface, NameEntry, NamespaceEntry
 

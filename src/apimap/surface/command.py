@@ -32,7 +32,7 @@ def _installed_pinned() -> tuple[list[str], list[str]]:
     """Libraries to collect here, and notes on the ones left alone."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from apimap.pins import PINS, VISION_PINS, public_version
+    from apimap.record.pins import PINS, VISION_PINS, public_version
 
     wanted = {"torch": PINS["torch"], "torchvision": VISION_PINS["torchvision"]}
     chosen: list[str] = []

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from apimap import derived
-from apimap.categories import Category
-from apimap.location import Path
-from apimap.model import Record
+from apimap.record import derived
+from apimap.record.categories import Category
+from apimap.record.location import Path
+from apimap.record.model import Record
 from apimap.rules.base import Rule
 from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
 from apimap.rules.catalog.am221_call_derivable import RULE as UNDERIVABLE

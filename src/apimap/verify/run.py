@@ -23,12 +23,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from apimap import derived, loader
+from apimap import loader
 from apimap.check import CheckResult, check_source, iter_record_files, relative_to_mappings
 from apimap.diagnostics import Diagnostic, Severity
-from apimap.location import Path as DataPath
-from apimap.model import Record
-from apimap.pins import pins_for
+from apimap.record import derived
+from apimap.record.location import Path as DataPath
+from apimap.record.model import Record
+from apimap.record.pins import pins_for
 from apimap.rules.base import Rule
 from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
 from apimap.rules.catalog.am001_encoding import RULE as ENCODING

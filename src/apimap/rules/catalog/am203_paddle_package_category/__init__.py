@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap.categories import Category
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.record.categories import Category
 from apimap.rules.base import Finding, Rule, Scope
 
 

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.location import Path
+from apimap.record.location import Path
+from apimap.record.signature import SignatureError, parse_signature
 from apimap.rules.base import Finding, Rule, Scope
-from apimap.signature import SignatureError, parse_signature
 
 
 def _paths(value: str | list[str] | None, field: str) -> list[tuple[Path, str]]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap.categories import Category
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.packages import PADDLE, THIRD_PARTY, TORCH_FAMILY, package_of
+from apimap.record.categories import Category
+from apimap.record.packages import PADDLE, THIRD_PARTY, TORCH_FAMILY, package_of
 from apimap.rules.base import Finding, Rule, Scope
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from apimap import derived
-from apimap.categories import Category
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.packages import is_torch_family
+from apimap.record import derived
+from apimap.record.categories import Category
+from apimap.record.packages import is_torch_family
 from apimap.rules.base import Finding, Rule, Scope
 
 _TORCH_HOSTS = ("pytorch.org",)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
-from apimap.categories import RowKind
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.model import ParamRow
+from apimap.record import derived
+from apimap.record.categories import RowKind
+from apimap.record.model import ParamRow
 from apimap.rules.base import Finding, Rule, Scope
 
 _TORCH_SIDE = {

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived, wording
-from apimap.categories import RowKind
 from apimap.context import RecordContext
-from apimap.defaults import same_default_text, shown
 from apimap.diagnostics import Severity
+from apimap.record import derived, wording
+from apimap.record.categories import RowKind
+from apimap.record.defaults import same_default_text, shown
 from apimap.rules.base import Finding, Rule, Scope
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
-from apimap.categories import ApiType
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.record import derived
+from apimap.record.categories import ApiType
 from apimap.rules.base import Finding, Rule, Scope
 
 

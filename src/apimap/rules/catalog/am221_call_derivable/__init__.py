@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap.calls import CallError, derived_calls
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.record.calls import CallError, derived_calls
 from apimap.rules.base import Finding, Rule, Scope
 
 

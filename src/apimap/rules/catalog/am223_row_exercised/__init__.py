@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
-from apimap.calls import CallError, derived_calls
-from apimap.categories import RowKind
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.record import derived
+from apimap.record.calls import CallError, derived_calls
+from apimap.record.categories import RowKind
 from apimap.rules.base import Finding, Rule, Scope
 
 

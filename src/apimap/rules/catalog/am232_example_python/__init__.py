@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterator
 from functools import lru_cache
 
-from apimap import pycode
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.model import TextRole
+from apimap.record import pycode
+from apimap.record.model import TextRole
 from apimap.rules.base import Finding, Rule, Scope
 from apimap.rules.text import texts
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.model import TextRole
+from apimap.record.model import TextRole
 from apimap.rules.base import Finding, Rule, Scope
 from apimap.rules.catalog.am232_example_python import parse_code
 from apimap.rules.text import texts

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from apimap import derived
-from apimap.calls import CallError, bind
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.record import derived
+from apimap.record.calls import CallError, bind
 from apimap.rules.base import Finding, Rule, Scope
 from apimap.rules.catalog.am232_example_python import parse_code
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
-from apimap.calls import CallError, assigned, parse_call
-from apimap.categories import ShapeOnly
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.model import Call, Case, Execution
+from apimap.record import derived
+from apimap.record.calls import CallError, assigned, parse_call
+from apimap.record.categories import ShapeOnly
+from apimap.record.model import Call, Case, Execution
 from apimap.rules.base import Finding, Rule, Scope
 
 

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.location import Path
-from apimap.model import Case
+from apimap.record.location import Path
+from apimap.record.model import Case
 from apimap.rules.base import Finding, Rule, Scope
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.model import TextRole
+from apimap.record.model import TextRole
 from apimap.rules.base import Edit, Finding, Fix, Rule, Scope
 from apimap.rules.catalog.am240_inline_end import FINAL_PUNCTUATION
 from apimap.rules.text import prose

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.paths import record_path
+from apimap.record.paths import record_path
 from apimap.rules.base import Finding, Rule, Scope
 
 

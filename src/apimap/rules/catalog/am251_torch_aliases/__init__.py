@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.packages import package_of
+from apimap.record.packages import package_of
 from apimap.rules.base import Finding, Rule, Scope
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
-from apimap.categories import ApiType, RowKind
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.record import derived
+from apimap.record.categories import ApiType, RowKind
 from apimap.rules.base import Finding, Rule, Scope
 
 _MEMBERS = {ApiType.METHOD, ApiType.ATTRIBUTE}

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap import derived
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.links import default_paddle_url, default_torch_url
-from apimap.location import Path
-from apimap.model import ParamRow
+from apimap.record import derived
+from apimap.record.links import default_paddle_url, default_torch_url
+from apimap.record.location import Path
+from apimap.record.model import ParamRow
 from apimap.rules.base import Edit, Finding, Fix, Rule, Scope
 
 

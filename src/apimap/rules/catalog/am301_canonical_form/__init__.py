@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from apimap.canonical import first_difference
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.location import Loc
+from apimap.record.location import Loc
 from apimap.rules.base import Finding, Rule, Scope
 
 

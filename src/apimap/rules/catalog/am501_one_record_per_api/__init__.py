@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from apimap.context import CorpusContext
 from apimap.diagnostics import Severity
-from apimap.location import Loc
+from apimap.record.location import Loc
 from apimap.rules.base import Finding, Rule, Scope
 
 

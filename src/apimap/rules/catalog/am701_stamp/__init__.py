@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.pins import pins_for
+from apimap.record.pins import pins_for
 from apimap.rules.base import Finding, Rule, Scope
 from apimap.stamps import (
     STAMPS_DIR,

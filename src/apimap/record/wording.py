@@ -1,4 +1,4 @@
-"""The sentences a page says about a record, composed from :mod:`apimap.phrases`.
+"""The sentences a page says about a record, composed from :mod:`apimap.record.phrases`.
 
 Contributors write only the meaning of a parameter (``desc``), how its usage
 differs (``diff``) and how to set Paddle (``setting`` or ``paddle_value``); the
@@ -9,10 +9,10 @@ sentences in legacy pages) all compose them here.
 
 from __future__ import annotations
 
-from apimap import derived, phrases
-from apimap.categories import Action, ApiType, Category, RowKind
-from apimap.defaults import shown
-from apimap.model import Example, ParamRow, Record
+from apimap.record import derived, phrases
+from apimap.record.categories import Action, ApiType, Category, RowKind
+from apimap.record.defaults import shown
+from apimap.record.model import Example, ParamRow, Record
 
 
 def _setting(row: ParamRow, fallback: str) -> str:

@@ -5,7 +5,7 @@ relates fields to each other lives in a rule unit under :mod:`apimap.rules`,
 so that it is reported with a code and a location instead of stopping at the
 first problem. Facts that follow from other fields (a ``same`` row's paddle
 name, the documentation links, the category of groups 1 to 3) may be left out;
-:mod:`apimap.derived` computes them.
+:mod:`apimap.record.derived` computes them.
 
 Every text field carries its :class:`TextRole`, so the text rules find every
 prose field of the model by itself: a new field cannot escape them.
@@ -18,7 +18,15 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from apimap.categories import Action, ApiType, Category, MissingReason, RowKind, Section, ShapeOnly
+from apimap.record.categories import (
+    Action,
+    ApiType,
+    Category,
+    MissingReason,
+    RowKind,
+    Section,
+    ShapeOnly,
+)
 
 
 class TextRole(StrEnum):

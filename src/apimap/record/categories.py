@@ -2,14 +2,14 @@
 
 The order of :class:`Category` is the specification's priority order: when
 several apply, the later one wins. The Chinese words for every value live in
-:mod:`apimap.phrases`.
+:mod:`apimap.record.phrases`.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from apimap import phrases
+from apimap.record import phrases
 
 
 class Category(StrEnum):

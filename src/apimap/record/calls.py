@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from apimap import derived, pycode
-from apimap.categories import Action, ApiType, RowKind
-from apimap.model import ParamRow, Record
-from apimap.signature import Param, ParamKind, Signature
+from apimap.record import derived, pycode
+from apimap.record.categories import Action, ApiType, RowKind
+from apimap.record.model import ParamRow, Record
+from apimap.record.signature import Param, ParamKind, Signature
 
 DTYPES = {
     "float16": "float16",

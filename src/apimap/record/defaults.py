@@ -15,7 +15,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from apimap import phrases, pycode
+from apimap.record import phrases, pycode
 
 _DTYPE_PREFIXES = ("torch.", "paddle.", "np.", "numpy.")
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property, lru_cache
 
-from apimap import pycode
+from apimap.record import pycode
 
 _VARARGS = re.compile(r"[(,]\s*\*\s*[A-Za-z_]")
 _BARE_STAR = re.compile(r",\s*\*\s*(?=[,)])")

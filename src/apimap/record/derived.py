@@ -15,11 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apimap.categories import Action, Category, RowKind, computed_category
-from apimap.links import default_paddle_url, default_torch_url
-from apimap.location import Path
-from apimap.model import Case, Execution, ParamRow, Record, TextRole
-from apimap.signature import Param, Signature, SignatureError, parse_signature
+from apimap.record.categories import Action, Category, RowKind, computed_category
+from apimap.record.links import default_paddle_url, default_torch_url
+from apimap.record.location import Path
+from apimap.record.model import Case, Execution, ParamRow, Record, TextRole
+from apimap.record.signature import Param, Signature, SignatureError, parse_signature
 
 
 def names(value: str | list[str] | None) -> list[str]:
