@@ -13,10 +13,10 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from apimap import loader
+from apimap.files import loader
+from apimap.files.stamps import digest, parse_stamp, stamp_file
 from apimap.record.paths import record_path
 from apimap.rules.registry import HOMES, fixtures
-from apimap.stamps import digest, parse_stamp, stamp_file
 
 CATALOG = Path(next(iter(HOMES.values()))).parent
 """The folder holding every rule's package (and its fixtures)."""

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 from apimap.cli import main
 from apimap.corpus import Entry, load_entries
 from apimap.export import EXPORT_SCHEMA_PATH, export_document, export_schema_text, export_text
+from apimap.files.stamps import Proven, Stamp
 from apimap.record.model import ParamRow, Record
-from apimap.stamps import Proven, Stamp
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "site" / "corpus" / "mappings"

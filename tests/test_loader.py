@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap import loader
+from apimap.files import loader
 from apimap.record.location import Loc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,7 +199,7 @@ def test_nesting_that_would_overflow_libyaml_is_refused_in_time(name: str) -> No
     # parse runs in a child process so that such a death fails this test instead of pytest.
     script = (
         "import sys\n"
-        "from apimap import loader\n"
+        "from apimap.files import loader\n"
         "doc, problems = loader.load(sys.stdin.buffer.read())\n"
         "print(doc is None, [(p.code, p.line) for p in problems])\n"
     )

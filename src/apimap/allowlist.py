@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from apimap import loader
 from apimap.diagnostics import Diagnostic
+from apimap.files import loader
 from apimap.record.location import Loc
 from apimap.rules.base import Finding, Rule
 from apimap.rules.catalog.am601_allowlist_stale import RULE as STALE

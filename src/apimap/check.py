@@ -12,10 +12,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath, PurePosixPath
 
-from apimap import loader
 from apimap.allowlist import Allowlist, apply_allowlist
 from apimap.context import CorpusContext, RecordContext, RecordSummary
 from apimap.diagnostics import Diagnostic, Severity
+from apimap.files import loader
+from apimap.files.stamps import stamp_file
+from apimap.files.validate import validate
 from apimap.record.location import Loc
 from apimap.rules.base import Finding, Rule
 from apimap.rules.catalog.am001_encoding import RULE as ENCODING
@@ -27,8 +29,6 @@ from apimap.rules.registry import (
     is_selected,
     selected,
 )
-from apimap.stamps import stamp_file
-from apimap.validate import validate
 
 MAPPINGS_DIR = "mappings"
 

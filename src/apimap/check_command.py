@@ -113,7 +113,7 @@ def run_rules_command(args: argparse.Namespace) -> int:
 
 def configure_schema(schema: argparse.ArgumentParser) -> None:
     """The arguments of ``apimap schema``."""
-    from apimap.schema_export import SCHEMA_PATH
+    from apimap.files.schema_export import SCHEMA_PATH
 
     schema.add_argument("--output", default=SCHEMA_PATH)
     schema.add_argument("--check", action="store_true", help="只检查是否过期 (fail if stale)")
@@ -122,7 +122,7 @@ def configure_schema(schema: argparse.ArgumentParser) -> None:
 
 def run_schema_command(args: argparse.Namespace) -> int:
     """Write (or with ``--check`` compare) the record schema for editors."""
-    from apimap.schema_export import schema_text
+    from apimap.files.schema_export import schema_text
 
     target = Path(args.output)
     text = schema_text()

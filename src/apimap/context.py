@@ -8,7 +8,7 @@ from functools import cached_property
 from pathlib import PurePosixPath
 from typing import Any, TypeVar, cast
 
-from apimap.loader import Document
+from apimap.files.loader import Document
 from apimap.record import derived
 from apimap.record.categories import Category
 from apimap.record.location import Loc, Path

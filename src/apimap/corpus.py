@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from apimap import loader
 from apimap.check import iter_record_files, read_stamp
-from apimap.content_cache import ContentCache, content_key, record_salt
 from apimap.context import CorpusContext, RecordSummary
+from apimap.files import loader
+from apimap.files.content_cache import ContentCache, content_key, record_salt
+from apimap.files.stamps import Stamp, StampFormatError, digest, parse_stamp
+from apimap.files.validate import validate
 from apimap.record.model import Record
 from apimap.rules.catalog.am501_one_record_per_api import RULE as ONE_RECORD_PER_API
-from apimap.stamps import Stamp, StampFormatError, digest, parse_stamp
-from apimap.validate import validate
 
 
 class CorpusError(Exception):
@@ -37,7 +37,7 @@ class Entry:
     record: Record
     source: str
     key: str
-    """The content key of the record file (see :func:`apimap.content_cache.content_key`)."""
+    """The content key of the record file (see :func:`apimap.files.content_cache.content_key`)."""
     stamp: Stamp | None = None
     """The verification stamp, only when it verified exactly this record's data."""
 

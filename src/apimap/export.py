@@ -26,11 +26,11 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from apimap.corpus import CorpusError, Entry, load_entries
+from apimap.files.releases import measured
+from apimap.files.stamps import Stamp
 from apimap.record import derived
 from apimap.record.categories import Action, ApiType, Category, MissingReason, RowKind
 from apimap.record.model import ParamRow, Record
-from apimap.releases import measured
-from apimap.stamps import Stamp
 
 SCHEMA_VERSION: Final = "2.2"
 EXPORT_SCHEMA_PATH = "schema/export.schema.json"

@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from apimap import loader
-from apimap.canonical import NotFormattable, render_checked
 from apimap.check import iter_record_files, relative_to_mappings
 from apimap.context import RecordContext
+from apimap.files import loader
+from apimap.files.canonical import NotFormattable, render_checked
+from apimap.files.migrate import is_format_one, migrate
+from apimap.files.validate import validate
 from apimap.fmt import write_atomically
-from apimap.migrate import is_format_one, migrate
 from apimap.record.location import Path as DataPath
 from apimap.rules.base import Edit
 from apimap.rules.registry import FIXABLE_RULES
-from apimap.validate import validate
 
 MAX_ROUNDS = 4
 """Fixes settle in one or two rounds; the bound keeps a pathological record from looping."""
@@ -80,7 +80,7 @@ class FixedFile:
 
 def fix_text(text: str, relpath: PurePosixPath | None) -> FixedFile | None:
     """The fixed text, or ``None`` when nothing changes or the file does not load; raises
-    :class:`~apimap.canonical.NotFormattable` when the fixed record cannot be written safely."""
+    :class:`~apimap.files.canonical.NotFormattable` when the fixed record cannot be written safely."""
     doc, _problems = loader.parse(text)
     if doc is None or not isinstance(doc.data, dict):
         return None

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apimap.canonical import NotFormattable, format_source
 from apimap.check import RECORD_SUFFIXES, iter_record_files, relative_to_mappings
+from apimap.files.canonical import NotFormattable, format_source
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from apimap import loader
+from apimap.files import loader
 from apimap.record.categories import Category
 from apimap.record.paths import decode_name
 

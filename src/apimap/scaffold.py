@@ -23,16 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apimap.canonical import schema_comment
-from apimap.emit import render
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
-from apimap.migrate import minimal
+from apimap.files.canonical import schema_comment
+from apimap.files.emit import render
+from apimap.files.migrate import minimal
+from apimap.files.yamlcomments import Comments
 from apimap.record.categories import Category, RowKind, Section, computed_category
 from apimap.record.paths import API_NAME, record_path
 from apimap.record.signature import ParamKind
 from apimap.rules.catalog.am205_context_change import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
 from apimap.rules.catalog.am702_todo import TODO_MARKER
-from apimap.yamlcomments import Comments
 
 CONVENTIONAL_RENAMES = {
     "input": "x",

@@ -21,14 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from apimap import loader
-from apimap.canonical import NotFormattable, format_text
 from apimap.check import check_source, relative_to_mappings
 from apimap.corpus import Entry
-from apimap.emit import render
+from apimap.files import loader
+from apimap.files.canonical import NotFormattable, format_text
+from apimap.files.emit import render
+from apimap.files.migrate import is_format_one, migrate
+from apimap.files.validate import validate
+from apimap.files.yamlcomments import Comments
 from apimap.fix import fix_text
 from apimap.importer.run import run_import
-from apimap.migrate import is_format_one, migrate
 from apimap.record.pins import PADDLE_RELEASES
 from apimap.render import views
 from apimap.render.names import api_docname
@@ -37,8 +39,6 @@ from apimap.render.templates import render as render_template
 from apimap.rules.registry import RECORD_RULES
 from apimap.scan.files import SourceFile
 from apimap.scan.resolver import ResolverConfig, scan_file
-from apimap.validate import validate
-from apimap.yamlcomments import Comments
 from hostile import CODE_PAYLOADS, MD, PAYLOADS, markdown_problems
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,10 +10,11 @@ from pathlib import Path, PurePosixPath
 import pytest
 from import_support import FIXTURES, ROOT, as_shown
 
-from apimap import loader
 from apimap.check import check_source
 from apimap.cli import main
 from apimap.corpus import load_entries
+from apimap.files import loader
+from apimap.files.validate import validate
 from apimap.importer.problems import INVALID, Problem
 from apimap.importer.record_data import record_fields
 from apimap.importer.report import summary, write_text
@@ -23,7 +24,6 @@ from apimap.record.model import Record
 from apimap.record.paths import record_path
 from apimap.render.site import SiteSources, render_site
 from apimap.rules.registry import RECORD_RULES
-from apimap.validate import validate
 
 SPEC = FIXTURES / "spec"
 TABLES = FIXTURES / "tables"

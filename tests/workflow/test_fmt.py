@@ -10,11 +10,12 @@ import pytest
 import yaml
 from workflow_helpers import CANONICAL_DIST, write
 
-from apimap import canonical, fmt, loader
-from apimap.canonical import NotFormattable, format_text
+from apimap import fmt
 from apimap.cli import main
-from apimap.emit import inline_scalar, render
-from apimap.yamlcomments import Comments
+from apimap.files import canonical, loader
+from apimap.files.canonical import NotFormattable, format_text
+from apimap.files.emit import inline_scalar, render
+from apimap.files.yamlcomments import Comments
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = PurePosixPath("torch/torch.dist.yaml")

@@ -7,9 +7,9 @@ from pathlib import PurePosixPath
 import pytest
 from workflow_helpers import CANONICAL_DIST
 
-from apimap import loader
-from apimap.canonical import first_difference
 from apimap.check import check_source
+from apimap.files import loader
+from apimap.files.canonical import first_difference
 from apimap.rules.registry import RECORD_RULES
 
 DIST = PurePosixPath("torch/torch.dist.yaml")

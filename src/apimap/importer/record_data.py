@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from apimap.files.migrate import minimal
 from apimap.importer.problems import INVALID, INVALID_VALUE, Problem
-from apimap.migrate import minimal
 from apimap.record.model import Record
 
 _REQUIRED = {"torch_api", "category"}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from apimap.files.migrate import missing_reason
 from apimap.importer.findings import with_findings
 from apimap.importer.page import read_page
 from apimap.importer.problems import (
@@ -35,7 +36,6 @@ from apimap.importer.problems import (
 from apimap.importer.record_data import RecordData, validate_data
 from apimap.importer.table import TableEntry, is_table_page, read_table_page
 from apimap.importer.writer import WriteError, record_text, write_new
-from apimap.migrate import missing_reason
 from apimap.record.model import Record
 from apimap.record.paths import record_path
 from apimap.record.phrases import MISSING_REASON_LABELS

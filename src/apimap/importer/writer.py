@@ -2,7 +2,7 @@
 
 The file starts with the schema line every record carries; the source text
 the record has no field for travels in its ``imported.findings``. The YAML
-body is the canonical form of :mod:`apimap.emit`, so ``apimap check`` finds it
+body is the canonical form of :mod:`apimap.files.emit`, so ``apimap check`` finds it
 formatted; before anything is written the text is loaded back exactly as
 ``apimap check`` reads a file (size cap, encoding, control characters) and
 must give the same record.
@@ -15,14 +15,14 @@ import os
 import tempfile
 from pathlib import Path
 
-from apimap import loader
-from apimap.canonical import schema_comment
-from apimap.emit import render
+from apimap.files import loader
+from apimap.files.canonical import schema_comment
+from apimap.files.emit import render
+from apimap.files.validate import validate
+from apimap.files.yamlcomments import Comments
 from apimap.importer.record_data import record_fields
 from apimap.record.model import Record
 from apimap.record.paths import record_path
-from apimap.validate import validate
-from apimap.yamlcomments import Comments
 
 
 class WriteError(Exception):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from apimap import loader
 from apimap.diagnostics import Severity
+from apimap.files import loader
 from apimap.rules.base import Scope
 from apimap.rules.registry import ALL_RULES, fixtures
 

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
+from apimap.files.stamps import STAMPS_DIR
 from apimap.render.build import SiteLayout, build_site
-from apimap.stamps import STAMPS_DIR
 
 Snapshot = dict[str, tuple[int, int]]
 

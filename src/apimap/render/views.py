@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlencode
 
 from apimap.corpus import Entry
+from apimap.files.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
+from apimap.files.stamps import ProbeResult, Stamp
 from apimap.record import derived, phrases, wording
 from apimap.record.categories import GROUP_NAMES, Category, Section
 from apimap.record.model import Case, Record
 from apimap.record.paths import record_path
 from apimap.record.pins import release_key
-from apimap.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
 from apimap.render.chart import NamespaceCounts
 from apimap.render.markdown import format_signature
 from apimap.render.names import api_docname
-from apimap.stamps import ProbeResult, Stamp
 
 if TYPE_CHECKING:
     from apimap.coverage.compute import Counts

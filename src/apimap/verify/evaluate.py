@@ -2,7 +2,7 @@
 
 Runs of the record's own code (calls, example cases, note examples) must run on
 both sides and agree; errors here are errors of the record. Probe runs produce
-:class:`~apimap.stamps.ProbeResult` entries; a difference the record does not
+:class:`~apimap.files.stamps.ProbeResult` entries; a difference the record does not
 acknowledge is an error (AM815), an acknowledgement that found no difference a
 warning (AM816).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from apimap.files.stamps import ProbeResult, Proven, Release
 from apimap.record import derived
 from apimap.record.categories import Category
 from apimap.record.location import Path
@@ -29,7 +30,6 @@ from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
 from apimap.rules.catalog.am816_stale_acknowledgement import RULE as STALE_ACKNOWLEDGEMENT
 from apimap.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
 from apimap.rules.registry import RULES_BY_CODE
-from apimap.stamps import ProbeResult, Proven, Release
 from apimap.verify import probes
 from apimap.verify.plan import RecordPlan, RunSpec
 from apimap.verify.pool import JobResult

@@ -23,9 +23,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from apimap import loader
 from apimap.check import CheckResult, check_source, iter_record_files, relative_to_mappings
 from apimap.diagnostics import Diagnostic, Severity
+from apimap.files import loader
+from apimap.files.stamps import (
+    VERIFIER_VERSION,
+    Release,
+    Stamp,
+    StampFormatError,
+    digest,
+    parse_stamp,
+    stamp_file,
+    write_stamp,
+)
+from apimap.files.validate import validate
 from apimap.record import derived
 from apimap.record.location import Path as DataPath
 from apimap.record.model import Record
@@ -41,17 +52,6 @@ from apimap.rules.catalog.am701_stamp import RULE as STAMP
 from apimap.rules.catalog.am703_partial_stamp import RULE as PARTIAL_STAMP
 from apimap.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
 from apimap.rules.registry import RECORD_RULES
-from apimap.stamps import (
-    VERIFIER_VERSION,
-    Release,
-    Stamp,
-    StampFormatError,
-    digest,
-    parse_stamp,
-    stamp_file,
-    write_stamp,
-)
-from apimap.validate import validate
 from apimap.verify.environments import (
     MAIN_PADDLE,
     Environment,

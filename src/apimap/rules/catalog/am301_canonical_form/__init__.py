@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from apimap.canonical import first_difference
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.files.canonical import first_difference
 from apimap.record.location import Loc
 from apimap.rules.base import Finding, Rule, Scope
 

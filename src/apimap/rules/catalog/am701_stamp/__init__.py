@@ -6,9 +6,7 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
-from apimap.record.pins import pins_for
-from apimap.rules.base import Finding, Rule, Scope
-from apimap.stamps import (
+from apimap.files.stamps import (
     STAMPS_DIR,
     VERIFIER_VERSION,
     StampFormatError,
@@ -16,6 +14,8 @@ from apimap.stamps import (
     parse_stamp,
     stamp_relpath,
 )
+from apimap.record.pins import pins_for
+from apimap.rules.base import Finding, Rule, Scope
 
 
 def _stamp_name(ctx: RecordContext) -> str:

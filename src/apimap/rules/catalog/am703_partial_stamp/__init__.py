@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from apimap.context import RecordContext
 from apimap.diagnostics import Severity
+from apimap.files.stamps import StampFormatError, digest, parse_stamp
 from apimap.rules.base import Finding, Rule, Scope
-from apimap.stamps import StampFormatError, digest, parse_stamp
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:

@@ -28,10 +28,10 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
+from apimap.files.yamlcomments import Comments
 from apimap.record.location import Path
 from apimap.record.model import Record
 from apimap.record.textchars import REFUSED_CHARACTERS
-from apimap.yamlcomments import Comments
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from apimap import loader, validate
+from apimap.files import loader, validate
 from apimap.record import categories, model
 
 _FORMAT = 1

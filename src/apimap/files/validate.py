@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from apimap.loader import Document
+from apimap.files.loader import Document
 from apimap.record.location import Path
 from apimap.record.model import Record
 from apimap.rules.base import Finding, Rule

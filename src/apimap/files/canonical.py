@@ -1,4 +1,4 @@
-"""The canonical form of a record file: its data written by :mod:`apimap.emit`, with its comments.
+"""The canonical form of a record file: its data written by :mod:`apimap.files.emit`, with its comments.
 
 Records below ``mappings/`` that name their schema for the editor
 (``# yaml-language-server: $schema=...``) name it by the path relative to the
@@ -11,12 +11,12 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from apimap import loader
-from apimap.emit import render
-from apimap.migrate import is_format_one, migrate
+from apimap.files import loader
+from apimap.files.emit import render
+from apimap.files.migrate import is_format_one, migrate
+from apimap.files.schema_export import SCHEMA_PATH
+from apimap.files.yamlcomments import Comments, find_comments
 from apimap.record.location import Path as DataPath
-from apimap.schema_export import SCHEMA_PATH
-from apimap.yamlcomments import Comments, find_comments
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema="
 _SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=")

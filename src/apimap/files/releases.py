@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from apimap.files.stamps import Stamp
 from apimap.record import phrases
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
-from apimap.stamps import Stamp
 
 DIFFERENCE_KINDS = (
     ("api_missing", "AM801", "没有这个 API"),
