@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from apimap.corpus import load_entries
+from apimap.checking.corpus import load_entries
 from apimap.export import export_text
 from apimap.importer.run import Outcome, run_import
 from apimap.render.site import SiteSources, render_site

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apimap.check import iter_record_files
+from apimap.checking.runner import iter_record_files
 from apimap.files import loader
 from apimap.files.stamps import VERIFIER_VERSION, Proven, Stamp, digest, parse_stamp, stamp_file
 from apimap.record.paths import record_path

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from apimap.checking.rules.registry import ALL_RULES
 from apimap.cli import main
-from apimap.rules.registry import ALL_RULES
 from rule_fixtures import copy_clean_record, fixture_entries, restamp
 
 ROOT = Path(__file__).resolve().parent.parent

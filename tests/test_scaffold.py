@@ -6,14 +6,14 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from apimap.check import check_source
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source
 from apimap.cli import main
 from apimap.files import loader
 from apimap.files.validate import validate
 from apimap.record import derived
 from apimap.record.model import Record
 from apimap.record.paths import record_path
-from apimap.rules.registry import RECORD_RULES
 
 
 def _new(tmp_path: Path, *args: str) -> int:

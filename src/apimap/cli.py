@@ -18,13 +18,13 @@ from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": (
-        "apimap.check_command",
+        "apimap.checking.command",
         "configure_check",
         "按规范检查记录 (check records against the spec)",
     ),
-    "rules": ("apimap.check_command", "configure_rules", "列出所有规则代码 (list rule codes)"),
+    "rules": ("apimap.checking.command", "configure_rules", "列出所有规则代码 (list rule codes)"),
     "schema": (
-        "apimap.check_command",
+        "apimap.checking.command",
         "configure_schema",
         "导出 JSON Schema (export the JSON Schema)",
     ),

@@ -25,7 +25,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from apimap.corpus import CorpusError, Entry, load_entries
+from apimap.checking.corpus import CorpusError, Entry, load_entries
 from apimap.files.releases import measured
 from apimap.files.stamps import Stamp
 from apimap.record import derived

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apimap.check import RECORD_SUFFIXES, iter_record_files, relative_to_mappings
+from apimap.checking.runner import RECORD_SUFFIXES, iter_record_files, relative_to_mappings
 from apimap.files.canonical import NotFormattable, format_source
 
 

@@ -29,7 +29,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from apimap.corpus import Entry
+from apimap.checking.corpus import Entry
 from apimap.record import derived, phrases
 from apimap.record.categories import Category
 from apimap.render import markdown

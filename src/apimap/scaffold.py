@@ -23,6 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from apimap.checking.rules.catalog.am205_context_change import (
+    PADDLE_CONTEXT_OBJECTS,
+    TORCH_FAMILIES,
+)
+from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
@@ -31,8 +36,6 @@ from apimap.files.yamlcomments import Comments
 from apimap.record.categories import Category, RowKind, Section, computed_category
 from apimap.record.paths import API_NAME, record_path
 from apimap.record.signature import ParamKind
-from apimap.rules.catalog.am205_context_change import PADDLE_CONTEXT_OBJECTS, TORCH_FAMILIES
-from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 CONVENTIONAL_RENAMES = {
     "input": "x",

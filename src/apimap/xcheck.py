@@ -31,7 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
 
-from apimap.corpus import CorpusError, load_entries
+from apimap.checking.corpus import CorpusError, load_entries
 from apimap.export import default_injection
 from apimap.record import derived
 from apimap.record.categories import Action, RowKind

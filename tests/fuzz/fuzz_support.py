@@ -21,22 +21,22 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from apimap.check import check_source, relative_to_mappings
-from apimap.corpus import Entry
+from apimap.checking.corpus import Entry
+from apimap.checking.fix import fix_text
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source, relative_to_mappings
 from apimap.files import loader
 from apimap.files.canonical import NotFormattable, format_text
 from apimap.files.emit import render
 from apimap.files.migrate import is_format_one, migrate
 from apimap.files.validate import validate
 from apimap.files.yamlcomments import Comments
-from apimap.fix import fix_text
 from apimap.importer.run import run_import
 from apimap.record.pins import PADDLE_RELEASES
 from apimap.render import views
 from apimap.render.names import api_docname
 from apimap.render.templates import environment
 from apimap.render.templates import render as render_template
-from apimap.rules.registry import RECORD_RULES
 from apimap.scan.files import SourceFile
 from apimap.scan.resolver import ResolverConfig, scan_file
 from hostile import CODE_PAYLOADS, MD, PAYLOADS, markdown_problems

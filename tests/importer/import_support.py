@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from apimap.corpus import Entry
+from apimap.checking.corpus import Entry
 from apimap.importer.inline import unescape
 from apimap.importer.record_data import record_fields
 from apimap.record import derived

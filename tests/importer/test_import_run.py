@@ -10,9 +10,10 @@ from pathlib import Path, PurePosixPath
 import pytest
 from import_support import FIXTURES, ROOT, as_shown
 
-from apimap.check import check_source
+from apimap.checking.corpus import load_entries
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source
 from apimap.cli import main
-from apimap.corpus import load_entries
 from apimap.files import loader
 from apimap.files.validate import validate
 from apimap.importer.problems import INVALID, Problem
@@ -23,7 +24,6 @@ from apimap.record.categories import Category, Section
 from apimap.record.model import Record
 from apimap.record.paths import record_path
 from apimap.render.site import SiteSources, render_site
-from apimap.rules.registry import RECORD_RULES
 
 SPEC = FIXTURES / "spec"
 TABLES = FIXTURES / "tables"

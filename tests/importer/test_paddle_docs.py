@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from import_support import FIXTURES, ROOT, as_shown
 
+from apimap.checking.corpus import Entry, load_entries
 from apimap.cli import main
-from apimap.corpus import Entry, load_entries
 from apimap.importer.page import read_page
 from apimap.importer.record_data import record_fields
 from apimap.paddle_docs import page_text, pages, torch_header

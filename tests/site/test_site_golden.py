@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.corpus import load_entries
+from apimap.checking.corpus import load_entries
 from apimap.record import derived
 from apimap.record.categories import Category
 from apimap.render.names import api_docname

@@ -40,16 +40,16 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode, SequenceNode
 
+from apimap.checking.rules.catalog.am001_encoding import RULE as ENCODING
+from apimap.checking.rules.catalog.am002_yaml_syntax import RULE as SYNTAX
+from apimap.checking.rules.catalog.am003_duplicate_key import RULE as DUPLICATE_KEY
+from apimap.checking.rules.catalog.am004_yaml_tag import RULE as TAG
+from apimap.checking.rules.catalog.am005_too_large import RULE as TOO_LARGE
+from apimap.checking.rules.catalog.am006_empty_file import RULE as EMPTY
+from apimap.checking.rules.catalog.am007_bom import RULE as BOM
+from apimap.checking.rules.catalog.am008_not_mapping import RULE as NOT_MAPPING
 from apimap.record.location import Loc, Path
 from apimap.record.textchars import REFUSED_CHARACTERS
-from apimap.rules.catalog.am001_encoding import RULE as ENCODING
-from apimap.rules.catalog.am002_yaml_syntax import RULE as SYNTAX
-from apimap.rules.catalog.am003_duplicate_key import RULE as DUPLICATE_KEY
-from apimap.rules.catalog.am004_yaml_tag import RULE as TAG
-from apimap.rules.catalog.am005_too_large import RULE as TOO_LARGE
-from apimap.rules.catalog.am006_empty_file import RULE as EMPTY
-from apimap.rules.catalog.am007_bom import RULE as BOM
-from apimap.rules.catalog.am008_not_mapping import RULE as NOT_MAPPING
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32

@@ -7,13 +7,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from apimap.checking.rules.base import Finding, Rule
+from apimap.checking.rules.catalog.am101_unknown_field import RULE as UNKNOWN_FIELD
+from apimap.checking.rules.catalog.am102_missing_field import RULE as MISSING_FIELD
+from apimap.checking.rules.catalog.am103_wrong_value import RULE as WRONG_VALUE
 from apimap.files.loader import Document
 from apimap.record.location import Path
 from apimap.record.model import Record
-from apimap.rules.base import Finding, Rule
-from apimap.rules.catalog.am101_unknown_field import RULE as UNKNOWN_FIELD
-from apimap.rules.catalog.am102_missing_field import RULE as MISSING_FIELD
-from apimap.rules.catalog.am103_wrong_value import RULE as WRONG_VALUE
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "True", "False"}
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
 from apimap.importer import deviations, patterns
 from apimap.importer.blocks import Block, Break, Fence, FrontMatter, Heading, Paragraph, Table, scan
 from apimap.importer.category_names import CategoryName, category_name, key
@@ -63,7 +64,6 @@ from apimap.record.categories import ApiType, Category, RowKind
 from apimap.record.defaults import same_default_text
 from apimap.record.model import Record
 from apimap.record.paths import API_NAME
-from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 _TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
 _API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
 from apimap.files.migrate import missing_reason
 from apimap.importer.findings import with_findings
 from apimap.importer.page import read_page
@@ -39,7 +40,6 @@ from apimap.importer.writer import WriteError, record_text, write_new
 from apimap.record.model import Record
 from apimap.record.paths import record_path
 from apimap.record.phrases import MISSING_REASON_LABELS
-from apimap.rules.catalog.am702_todo import TODO_MARKER
 
 PAGE_SUFFIX = ".md"
 

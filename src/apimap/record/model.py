@@ -1,7 +1,7 @@
 """The mapping record: one YAML file per torch API (record format 2).
 
 The model holds types and shape only. Every rule of the specification that
-relates fields to each other lives in a rule unit under :mod:`apimap.rules`,
+relates fields to each other lives in a rule unit under :mod:`apimap.checking.rules`,
 so that it is reported with a code and a location instead of stopping at the
 first problem. Facts that follow from other fields (a ``same`` row's paddle
 name, the documentation links, the category of groups 1 to 3) may be left out;

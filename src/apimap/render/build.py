@@ -1,6 +1,6 @@
 """``apimap build``: check the records, render the pages, run Sphinx.
 
-The check is the same as ``apimap check`` (:func:`apimap.check.run_check` with
+The check is the same as ``apimap check`` (:func:`apimap.checking.runner.run_check` with
 the project's allowlist and cache); errors stop the build with the checker's
 diagnostics, so a broken record never reaches the site.
 """
@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from apimap.allowlist import load_allowlist
-from apimap.check import run_check
-from apimap.corpus import CorpusError
-from apimap.diagnostics import Severity
+from apimap.checking.allowlist import load_allowlist
+from apimap.checking.corpus import CorpusError
+from apimap.checking.diagnostics import Severity
+from apimap.checking.report import summary_line, write_text
+from apimap.checking.runner import run_check
 from apimap.render.site import SiteSources, render_site
 from apimap.render.writer import OutputFolderError, SyncReport, sync_tree
-from apimap.report import summary_line, write_text
 
 BUILD_OK = 0
 BUILD_FAILED = 1

@@ -34,7 +34,7 @@ def _optional_path(value: str | None) -> Path | None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     """Render the Markdown pages only."""
-    from apimap.corpus import CorpusError
+    from apimap.checking.corpus import CorpusError
     from apimap.render.site import SiteSources, render_site
     from apimap.render.writer import OutputFolderError, sync_tree
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from apimap.diagnostics import Severity
+from apimap.checking.diagnostics import Severity
+from apimap.checking.rules.base import Scope
+from apimap.checking.rules.registry import ALL_RULES, fixtures
 from apimap.files import loader
-from apimap.rules.base import Scope
-from apimap.rules.registry import ALL_RULES, fixtures
 
 SEVERITY_LABELS = {Severity.ERROR: "错误 (error)", Severity.WARNING: "警告 (warning)"}
 SCOPE_LABELS = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from apimap.corpus import CorpusError, Entry, load_entries
+from apimap.checking.corpus import CorpusError, Entry, load_entries
 from apimap.files.content_cache import ContentCache, content_key, files_salt
 from apimap.record.categories import Category, Section
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION

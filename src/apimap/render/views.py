@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urlencode
 
-from apimap.corpus import Entry
+from apimap.checking.corpus import Entry
 from apimap.files.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
 from apimap.files.stamps import ProbeResult, Stamp
 from apimap.record import derived, phrases, wording

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from apimap.record.categories import Category
 
 if TYPE_CHECKING:
-    from apimap.corpus import Entry
+    from apimap.checking.corpus import Entry
 
 
 class KnowledgeError(Exception):
@@ -103,7 +103,7 @@ def knowledge_from_entries(entries: Iterable[Entry]) -> Knowledge:
 
 def load_knowledge(mappings: Path) -> Knowledge:
     """Read every record below ``mappings``; raise :class:`KnowledgeError` if any is broken."""
-    from apimap.corpus import CorpusError, load_entries
+    from apimap.checking.corpus import CorpusError, load_entries
 
     try:
         entries = load_entries(mappings)
