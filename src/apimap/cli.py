@@ -64,17 +64,17 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "与 PaConvert 的转换规则对比 (compare with PaConvert's rules)",
     ),
     "surface": (
-        "apimap.surface.command",
+        "apimap.survey.surface.command",
         "configure",
         "torch/torchvision 的公开 API 表 (the public API surface table)",
     ),
     "scan": (
-        "apimap.scan.command",
+        "apimap.survey.scan.command",
         "configure",
         "扫描项目用到的 torch API 及迁移难度 (which torch APIs a project uses)",
     ),
     "coverage": (
-        "apimap.coverage.command",
+        "apimap.survey.coverage.command",
         "configure",
         "知识库对公开 API 的覆盖率与待办清单 (coverage of the public surface, worklist)",
     ),

@@ -37,8 +37,8 @@ from apimap.render import views
 from apimap.render.names import api_docname
 from apimap.render.templates import environment
 from apimap.render.templates import render as render_template
-from apimap.scan.files import SourceFile
-from apimap.scan.resolver import ResolverConfig, scan_file
+from apimap.survey.scan.files import SourceFile
+from apimap.survey.scan.resolver import ResolverConfig, scan_file
 from hostile import CODE_PAYLOADS, MD, PAYLOADS, markdown_problems
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -26,7 +26,7 @@ from apimap.render.markdown import format_signature
 from apimap.render.names import api_docname
 
 if TYPE_CHECKING:
-    from apimap.coverage.compute import Counts
+    from apimap.survey.coverage.compute import Counts
 
 
 def has_page(record: Record) -> bool:
@@ -508,7 +508,7 @@ def group_counts(entries: Iterable[Entry]) -> list[GroupCount]:
 
 @dataclass(frozen=True)
 class SurfaceCoverage:
-    """The home page's coverage of the public surface (see :mod:`apimap.coverage`)."""
+    """The home page's coverage of the public surface (see :mod:`apimap.survey.coverage`)."""
 
     chart: list[NamespaceCounts]
     """Each core namespace, then the other namespaces of each library summed."""
@@ -525,7 +525,7 @@ class SurfaceCoverage:
 
 
 def _namespace_counts(name: str, counts: Iterable[Counts]) -> NamespaceCounts:
-    from apimap.coverage.compute import Status
+    from apimap.survey.coverage.compute import Status
 
     total, aliases, unclassified = 0, 0, 0
     groups: Counter[int] = Counter()
@@ -539,10 +539,10 @@ def _namespace_counts(name: str, counts: Iterable[Counts]) -> NamespaceCounts:
 
 def surface_coverage(entries: Iterable[Entry]) -> SurfaceCoverage:
     """How the records cover the committed public-surface table, per namespace."""
-    from apimap.coverage.compute import by_use, compute
-    from apimap.coverage.usage import load_usage
-    from apimap.scan.knowledge import knowledge_from_entries
-    from apimap.surface.table import load_surface
+    from apimap.survey.coverage.compute import by_use, compute
+    from apimap.survey.coverage.usage import load_usage
+    from apimap.survey.scan.knowledge import knowledge_from_entries
+    from apimap.survey.surface.table import load_surface
 
     coverage = compute(load_surface(), knowledge_from_entries(entries))
     usage = load_usage()

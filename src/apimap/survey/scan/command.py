@@ -79,15 +79,15 @@ def _failed(report: Any, conditions: frozenset[str]) -> list[str]:
 
 def run_command(args: argparse.Namespace) -> int:
     """Scan, write the report, and exit 1 when a ``--fail-on`` condition is met."""
-    from apimap.scan.classify import Classifier
-    from apimap.scan.knowledge import KnowledgeError, default_mappings, load_knowledge
-    from apimap.scan.progress import ProgressBar
-    from apimap.scan.runner import default_jobs, scan_paths
-    from apimap.scan.write_html import write_html
-    from apimap.scan.write_json import write_json
-    from apimap.scan.write_markdown import write_markdown
-    from apimap.scan.write_text import write_text
-    from apimap.surface.table import load_surface
+    from apimap.survey.scan.classify import Classifier
+    from apimap.survey.scan.knowledge import KnowledgeError, default_mappings, load_knowledge
+    from apimap.survey.scan.progress import ProgressBar
+    from apimap.survey.scan.runner import default_jobs, scan_paths
+    from apimap.survey.scan.write_html import write_html
+    from apimap.survey.scan.write_json import write_json
+    from apimap.survey.scan.write_markdown import write_markdown
+    from apimap.survey.scan.write_text import write_text
+    from apimap.survey.surface.table import load_surface
 
     paths = [Path(p) for p in args.paths]
     missing = [str(p) for p in paths if not p.exists()]

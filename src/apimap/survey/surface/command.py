@@ -68,7 +68,7 @@ def _print_table(libraries: dict[str, Any]) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Print the table, or with ``--update`` recompute the pinned libraries installed here."""
-    from apimap.surface.table import data_path, dump_document, parse_document
+    from apimap.survey.surface.table import data_path, dump_document, parse_document
 
     target = Path(args.file) if args.file else data_path()
     current: dict[str, Any] = {}
@@ -93,7 +93,7 @@ def run_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_FINDINGS
-    from apimap.surface.collect import collect
+    from apimap.survey.surface.collect import collect
 
     for library in chosen:
         current[library] = collect(library)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from apimap.scan.classify import Bucket
-from apimap.scan.report import ScanReport, Usage
-from apimap.scan.tensor_methods import CONFIDENCE_NOTE
+from apimap.survey.scan.classify import Bucket
+from apimap.survey.scan.report import ScanReport, Usage
+from apimap.survey.scan.tensor_methods import CONFIDENCE_NOTE
 
 
 def printable(text: str) -> str:

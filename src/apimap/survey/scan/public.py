@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apimap.surface.table import Surface
+from apimap.survey.surface.table import Surface
 
 
 def public_api(surface: Surface, path: str) -> str | None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from apimap.scan.bindings import ProjectImport, TorchImport
-from apimap.scan.resolver import FileScan
+from apimap.survey.scan.bindings import ProjectImport, TorchImport
+from apimap.survey.scan.resolver import FileScan
 
 _MAX_HOPS = 32
 

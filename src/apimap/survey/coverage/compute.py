@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from apimap.record.categories import Category
-from apimap.scan.knowledge import Knowledge, RecordInfo
-from apimap.surface.table import Surface
+from apimap.survey.scan.knowledge import Knowledge, RecordInfo
+from apimap.survey.surface.table import Surface
 
 
 class Status(StrEnum):

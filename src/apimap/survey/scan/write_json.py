@@ -1,11 +1,11 @@
-"""``--format json``: the versioned document of :mod:`apimap.scan.report`."""
+"""``--format json``: the versioned document of :mod:`apimap.survey.scan.report`."""
 
 from __future__ import annotations
 
 import json
 from typing import TextIO
 
-from apimap.scan.report import ScanReport
+from apimap.survey.scan.report import ScanReport
 
 
 def write_json(report: ScanReport, out: TextIO, limit: int = 0) -> None:

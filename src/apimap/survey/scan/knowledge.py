@@ -79,7 +79,7 @@ def default_mappings() -> Path:
     here = Path("mappings")
     if here.is_dir():
         return here
-    checkout = Path(__file__).resolve().parents[3] / "mappings"
+    checkout = Path(__file__).resolve().parents[4] / "mappings"
     return checkout if checkout.is_dir() else here
 
 

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 
 if TYPE_CHECKING:
-    from apimap.coverage.compute import Counts, Coverage, UseCoverage
-    from apimap.coverage.usage import UsageData
-    from apimap.scan.classify import Classifier
-    from apimap.surface.table import Surface
+    from apimap.survey.coverage.compute import Counts, Coverage, UseCoverage
+    from apimap.survey.coverage.usage import UsageData
+    from apimap.survey.scan.classify import Classifier
+    from apimap.survey.surface.table import Surface
 
 FORMATS = ("text", "markdown", "json")
 
@@ -71,7 +71,7 @@ def todo_items(
     coverage: Coverage, surface: Surface, usage: UsageData, patterns: list[str]
 ) -> list[TodoItem]:
     """Unclassified names (an alias group once, under its canonical name), most used first."""
-    from apimap.coverage.compute import Status
+    from apimap.survey.coverage.compute import Status
 
     items = []
     for item in coverage.names:
@@ -99,7 +99,7 @@ def _pct(counts: Counts) -> str:
 
 
 def _row(counts: Counts) -> list[Any]:
-    from apimap.coverage.compute import Status
+    from apimap.survey.coverage.compute import Status
 
     return [
         counts.total,
@@ -115,7 +115,7 @@ _HEAD = ["公开名称 names", "有记录 record", "功能缺失 missing", "别�
 
 
 def _use_line(by_use: UseCoverage, usage: UsageData) -> str:
-    from apimap.coverage.compute import Status
+    from apimap.survey.coverage.compute import Status
 
     sources = ", ".join(f"{lib.name} {lib.version}" for lib in usage.libraries) or "-"
     shares = "，".join(
@@ -160,7 +160,7 @@ def _coverage_markdown(coverage: Coverage, patterns: list[str], use_line: str, o
 
 
 def _counts_json(counts: Counts) -> dict[str, Any]:
-    from apimap.coverage.compute import Status
+    from apimap.survey.coverage.compute import Status
 
     return {
         "total": counts.total,
@@ -172,7 +172,7 @@ def _counts_json(counts: Counts) -> dict[str, Any]:
 
 def coverage_json(coverage: Coverage, patterns: list[str], by_use: UseCoverage) -> dict[str, Any]:
     """The ``apimap-coverage`` document (version 1)."""
-    from apimap.coverage.compute import Status
+    from apimap.survey.coverage.compute import Status
 
     return {
         "format": "apimap-coverage",
@@ -245,8 +245,8 @@ def _todo_json(items: list[TodoItem], total: int, usage: UsageData) -> dict[str,
 
 
 def _update_usage(args: argparse.Namespace, surface: Surface, classifier: Classifier) -> int:
-    from apimap.coverage.usage import build_usage, dump_usage, usage_path
-    from apimap.scan.runner import default_jobs
+    from apimap.survey.coverage.usage import build_usage, dump_usage, usage_path
+    from apimap.survey.scan.runner import default_jobs
 
     folders = [Path(p) for p in args.update_usage]
     missing = [str(p) for p in folders if not p.is_dir()]
@@ -273,11 +273,11 @@ def _update_usage(args: argparse.Namespace, surface: Surface, classifier: Classi
 
 def run_command(args: argparse.Namespace) -> int:
     """Print the coverage table, the worklist, or rebuild the usage counts."""
-    from apimap.coverage.compute import by_use, compute
-    from apimap.coverage.usage import load_usage
-    from apimap.scan.classify import Classifier
-    from apimap.scan.knowledge import KnowledgeError, default_mappings, load_knowledge
-    from apimap.surface.table import load_surface
+    from apimap.survey.coverage.compute import by_use, compute
+    from apimap.survey.coverage.usage import load_usage
+    from apimap.survey.scan.classify import Classifier
+    from apimap.survey.scan.knowledge import KnowledgeError, default_mappings, load_knowledge
+    from apimap.survey.surface.table import load_surface
 
     mappings = Path(args.mappings) if args.mappings else default_mappings()
     try:

@@ -28,7 +28,7 @@ same files and records)::
     }
 
 BUCKET is one of identical, rename, rewrite, other_package, missing, unknown
-(see :class:`apimap.scan.classify.Bucket`).
+(see :class:`apimap.survey.scan.classify.Bucket`).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from apimap.scan.classify import Bucket, Classification
-from apimap.scan.resolver import FileProblem
+from apimap.survey.scan.classify import Bucket, Classification
+from apimap.survey.scan.resolver import FileProblem
 
 FORMAT: Final = "apimap-scan"
 VERSION: Final = 1

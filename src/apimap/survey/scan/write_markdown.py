@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import TextIO
 
-from apimap.scan.report import ScanReport, Usage
-from apimap.scan.tensor_methods import CONFIDENCE_NOTE
-from apimap.scan.write_text import files_line, flag
+from apimap.survey.scan.report import ScanReport, Usage
+from apimap.survey.scan.tensor_methods import CONFIDENCE_NOTE
+from apimap.survey.scan.write_text import files_line, flag
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
 

@@ -2,7 +2,7 @@
 
 This is the only module that imports torch or torchvision for the surface; it
 runs once per environment and its result is committed as ``data/surface.json``.
-See :data:`apimap.surface.namespaces.DEFINITION` for what counts as public.
+See :data:`apimap.survey.surface.namespaces.DEFINITION` for what counts as public.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from apimap.record.pins import public_version
-from apimap.surface.namespaces import NAMESPACES, NamespaceSpec
-from apimap.surface.table import LibrarySurface, NameEntry, NamespaceEntry
+from apimap.survey.surface.namespaces import NAMESPACES, NamespaceSpec
+from apimap.survey.surface.table import LibrarySurface, NameEntry, NamespaceEntry
 
 _PLAIN_VALUES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 _ALIAS_DOC = re.compile(r"\bAlias (?:of|for) :(?:func|meth|class|attr):`~?([\w.]+)`")

@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from apimap.surface.namespaces import DEFINITION
+from apimap.survey.surface.namespaces import DEFINITION
 
 FORMAT: Final = "apimap-surface"
 VERSION: Final = 1

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from apimap.record.categories import Category
-from apimap.scan.knowledge import Knowledge, RecordInfo
-from apimap.surface.table import Surface
+from apimap.survey.scan.knowledge import Knowledge, RecordInfo
+from apimap.survey.surface.table import Surface
 
 
 class Bucket(StrEnum):

@@ -6,7 +6,7 @@ assignment, parameter, loop or ``with`` target, ``def`` or ``class`` named
 ``F`` inside a function shadows the module's ``import torch.nn.functional as F``
 there, while class bodies do not leak into their methods. Within one scope an
 import of torch wins over other bindings of the same name (see
-:meth:`apimap.scan.bindings.NameBindings.choose`).
+:meth:`apimap.survey.scan.bindings.NameBindings.choose`).
 
 What comes out, per file (:class:`FileScan`):
 
@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from apimap.scan.bindings import (
+from apimap.survey.scan.bindings import (
     LIBRARIES,
     OTHER_IMPORT,
     Binding,
@@ -40,7 +40,7 @@ from apimap.scan.bindings import (
     ProjectImport,
     TorchImport,
 )
-from apimap.scan.files import ReadProblem, SourceFile, decode_source
+from apimap.survey.scan.files import ReadProblem, SourceFile, decode_source
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _LEAVES = frozenset({ast.Constant, ast.Import, ast.ImportFrom, ast.Load, ast.Store, ast.Del})

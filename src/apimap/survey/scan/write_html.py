@@ -14,10 +14,10 @@ from typing import TextIO
 
 from apimap.record.categories import Category
 from apimap.render.chart import GROUP_COLOURS
-from apimap.scan.classify import BUCKET_COLOURS, Bucket
-from apimap.scan.report import ScanReport, Usage
-from apimap.scan.tensor_methods import CONFIDENCE_NOTE
-from apimap.scan.write_text import files_line, flag
+from apimap.survey.scan.classify import BUCKET_COLOURS, Bucket
+from apimap.survey.scan.report import ScanReport, Usage
+from apimap.survey.scan.tensor_methods import CONFIDENCE_NOTE
+from apimap.survey.scan.write_text import files_line, flag
 
 _STYLE = """
 body{font-family:'Noto Sans CJK SC','Microsoft YaHei',system-ui,sans-serif;margin:2rem;color:#222}
