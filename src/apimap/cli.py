@@ -49,12 +49,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "用已安装的 torch 与 paddle 验证记录 (verify against the libraries)",
     ),
     "import": (
-        "apimap.importer.command",
+        "apimap.publish.importer.command",
         "configure",
         "导入旧的 Markdown 映射页面与映射表 (import legacy pages)",
     ),
     "export": (
-        "apimap.export",
+        "apimap.publish.export",
         "configure",
         "把知识库导出为 JSON (export the knowledge base as JSON)",
     ),
@@ -79,17 +79,17 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "知识库对公开 API 的覆盖率与待办清单 (coverage of the public surface, worklist)",
     ),
     "render": (
-        "apimap.render.commands",
+        "apimap.publish.site.commands",
         "configure_render",
         "只生成站点的 Markdown (render Markdown only)",
     ),
     "build": (
-        "apimap.render.commands",
+        "apimap.publish.site.commands",
         "configure_build",
         "检查记录并构建站点 (check, render and build the site)",
     ),
     "serve": (
-        "apimap.render.commands",
+        "apimap.publish.site.commands",
         "configure_serve",
         "本地预览，改动后自动重新构建 (preview and rebuild)",
     ),

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from apimap.checking.corpus import CorpusError, load_entries
-from apimap.export import default_injection
+from apimap.publish.export import default_injection
 from apimap.record import derived
 from apimap.record.categories import Action, RowKind
 from apimap.record.model import Record

@@ -31,12 +31,12 @@ from apimap.files.emit import render
 from apimap.files.migrate import is_format_one, migrate
 from apimap.files.validate import validate
 from apimap.files.yamlcomments import Comments
-from apimap.importer.run import run_import
+from apimap.publish.importer.run import run_import
+from apimap.publish.site import views
+from apimap.publish.site.names import api_docname
+from apimap.publish.site.templates import environment
+from apimap.publish.site.templates import render as render_template
 from apimap.record.pins import PADDLE_RELEASES
-from apimap.render import views
-from apimap.render.names import api_docname
-from apimap.render.templates import environment
-from apimap.render.templates import render as render_template
 from apimap.survey.scan.files import SourceFile
 from apimap.survey.scan.resolver import ResolverConfig, scan_file
 from hostile import CODE_PAYLOADS, MD, PAYLOADS, markdown_problems

@@ -23,8 +23,8 @@ from apimap.files.canonical import format_text
 from apimap.files.emit import render
 from apimap.files.migrate import is_format_one, migrate
 from apimap.files.yamlcomments import Comments
+from apimap.publish.site.markdown import cell, code, inline
 from apimap.record import pycode
-from apimap.render.markdown import cell, code, inline
 from hostile import markdown_problems
 
 SCALE = float(os.environ.get("APIMAP_FUZZ_SCALE", "1"))

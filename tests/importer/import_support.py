@@ -6,14 +6,14 @@ import re
 from pathlib import Path
 
 from apimap.checking.corpus import Entry
-from apimap.importer.inline import unescape
-from apimap.importer.record_data import record_fields
+from apimap.publish.importer.inline import unescape
+from apimap.publish.importer.record_data import record_fields
+from apimap.publish.site import views
+from apimap.publish.site.names import api_docname
+from apimap.publish.site.templates import environment, render
 from apimap.record import derived
 from apimap.record.categories import Category, RowKind
 from apimap.record.model import Record
-from apimap.render import views
-from apimap.render.names import api_docname
-from apimap.render.templates import environment, render
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

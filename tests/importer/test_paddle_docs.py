@@ -9,9 +9,9 @@ from import_support import FIXTURES, ROOT, as_shown
 
 from apimap.checking.corpus import Entry, load_entries
 from apimap.cli import main
-from apimap.importer.page import read_page
-from apimap.importer.record_data import record_fields
-from apimap.paddle_docs import page_text, pages, torch_header
+from apimap.publish.importer.page import read_page
+from apimap.publish.importer.record_data import record_fields
+from apimap.publish.paddle_docs import page_text, pages, torch_header
 from apimap.record.categories import Category
 from apimap.record.model import Record
 

@@ -12,8 +12,8 @@ from collections import Counter
 from html import escape
 from typing import TextIO
 
+from apimap.publish.site.chart import GROUP_COLOURS
 from apimap.record.categories import Category
-from apimap.render.chart import GROUP_COLOURS
 from apimap.survey.scan.classify import BUCKET_COLOURS, Bucket
 from apimap.survey.scan.report import ScanReport, Usage
 from apimap.survey.scan.tensor_methods import CONFIDENCE_NOTE

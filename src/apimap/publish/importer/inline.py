@@ -1,7 +1,7 @@
 """Read inline Markdown back into record text: escapes, links, code spans and names.
 
 Record prose is Markdown in which code spans stay code spans; everything else
-the site renderer escapes (:mod:`apimap.render.markdown`), and these functions
+the site renderer escapes (:mod:`apimap.publish.site.markdown`), and these functions
 undo exactly that. ``<font color=…>`` wrappers are removed only where a cell
 holds a parameter or API *name*; in prose they stay, for ``apimap check`` to report.
 """

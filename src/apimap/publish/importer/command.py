@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from apimap.importer.report import write_json, write_text
-from apimap.importer.run import Outcome, run_import
+from apimap.publish.importer.report import write_json, write_text
+from apimap.publish.importer.run import Outcome, run_import
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

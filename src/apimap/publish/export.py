@@ -12,7 +12,7 @@ order, so the same records always give byte-identical output.
 The document's JSON Schema is generated from the models below
 (``apimap export --schema``) and committed as ``schema/export.schema.json``.
 ``apimap export --format paddle-docs DIR`` writes Markdown pages instead
-(:mod:`apimap.paddle_docs`).
+(:mod:`apimap.publish.paddle_docs`).
 """
 
 from __future__ import annotations
@@ -360,7 +360,7 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"  {problem}", file=sys.stderr)
         return 1
     if args.format == "paddle-docs":
-        from apimap import paddle_docs
+        from apimap.publish import paddle_docs
 
         if args.directory is None:
             print("apimap export: --format paddle-docs 需要输出目录 (needs DIR)", file=sys.stderr)

@@ -8,7 +8,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 
-from apimap.render import markdown
+from apimap.publish.site import markdown
 
 
 @pass_context

@@ -12,7 +12,7 @@ missing final ``。``. Only the fixed wording is matched tolerantly; the text a
 contributor wrote is captured as it stands. A remark may put its phrase in a
 sentence of its own (``…的维度。仅参数名不一致。``) or consist of the phrase
 alone. What the tolerance let through is not lost:
-:mod:`apimap.importer.deviations` reads it back from the match.
+:mod:`apimap.publish.importer.deviations` reads it back from the match.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
 
-from apimap.importer.inline import LOOKALIKES
+from apimap.publish.importer.inline import LOOKALIKES
 from apimap.record import wording
 from apimap.record.categories import Action, Category, RowKind
 from apimap.record.model import ConditionalAction, ParamRow, Record
@@ -108,7 +108,7 @@ def _with_slots(rendered: str, strict: bool = False) -> str:
     """``rendered`` as a pattern: literal parts tolerant, sentinels as named groups.
 
     A value slot in backticks takes its backticks into the group, so that a value in them
-    may hold commas (``(1e-06, 50)``); :func:`apimap.importer.rows` strips them."""
+    may hold commas (``(1e-06, 50)``); :func:`apimap.publish.importer.rows` strips them."""
     pieces = _SLOT_SPLIT.split(rendered)
     for index in range(1, len(pieces) - 1):
         if _SLOT_TEXT.get(_SLOTS.get(pieces[index], "")) is _VALUE and (

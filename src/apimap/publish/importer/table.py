@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from apimap.importer.blocks import Heading, Paragraph, Table, scan
-from apimap.importer.category_names import CategoryName, category_name
-from apimap.importer.inline import Link, code_spans, link_or_text, links, prose, strip_tags
-from apimap.importer.problems import BAD_API, UNMAPPED_ROW, Problem
+from apimap.publish.importer.blocks import Heading, Paragraph, Table, scan
+from apimap.publish.importer.category_names import CategoryName, category_name
+from apimap.publish.importer.inline import Link, code_spans, link_or_text, links, prose, strip_tags
+from apimap.publish.importer.problems import BAD_API, UNMAPPED_ROW, Problem
 from apimap.record.categories import Category, Section
 
 _ALIAS_OF = re.compile(r"`([^`]+)`\s*的别名")

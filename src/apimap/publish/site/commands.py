@@ -35,8 +35,8 @@ def _optional_path(value: str | None) -> Path | None:
 def cmd_render(args: argparse.Namespace) -> int:
     """Render the Markdown pages only."""
     from apimap.checking.corpus import CorpusError
-    from apimap.render.site import SiteSources, render_site
-    from apimap.render.writer import OutputFolderError, sync_tree
+    from apimap.publish.site.site import SiteSources, render_site
+    from apimap.publish.site.writer import OutputFolderError, sync_tree
 
     sources = SiteSources.in_project(Path("."), _optional_path(args.mappings))
     try:
@@ -54,7 +54,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _layout(args: argparse.Namespace) -> Any:
-    from apimap.render.build import SiteLayout
+    from apimap.publish.site.build import SiteLayout
 
     return SiteLayout.of(
         Path("."),
@@ -67,7 +67,7 @@ def _layout(args: argparse.Namespace) -> Any:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Check, render and build the HTML site."""
-    from apimap.render.build import build_site
+    from apimap.publish.site.build import build_site
 
     code = build_site(_layout(args), sys.stdout, jobs=args.jobs, verbose=args.verbose)
     # The process ends next. Freezing skips collecting the reference cycles of Sphinx's
@@ -78,7 +78,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Build, serve and rebuild on change."""
-    from apimap.render.serve import serve
+    from apimap.publish.site.serve import serve
 
     return serve(_layout(args), sys.stdout, args.host, args.port, args.interval, jobs=args.jobs)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from apimap.importer.code import is_prose
+from apimap.publish.importer.code import is_prose
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|(?=[\[`]))(.*?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*$")

@@ -1,6 +1,6 @@
 """How a page's fixed wording departs from the specification's: what a tolerant match let through.
 
-The patterns of :mod:`apimap.importer.patterns` accept the wording with ASCII
+The patterns of :mod:`apimap.publish.importer.patterns` accept the wording with ASCII
 punctuation, ``Pytorch`` or ``paddle`` spelt so, look-alike radicals and a
 missing final ``。``, so that a page imports. Each of these is a violation of
 the specification all the same; this module finds them in the fixed parts of
@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from apimap.importer.inline import LOOKALIKES
-from apimap.importer.patterns import SLOT_GROUPS
-from apimap.importer.problems import HALF_WIDTH, LOOKALIKE, MISSPELT, NO_FINAL_STOP, Reason
+from apimap.publish.importer.inline import LOOKALIKES
+from apimap.publish.importer.patterns import SLOT_GROUPS
+from apimap.publish.importer.problems import HALF_WIDTH, LOOKALIKE, MISSPELT, NO_FINAL_STOP, Reason
 
 _HALF_WIDTH = re.compile(r"[,.;:()]")
 _MISSPELT = re.compile(r"(?<![A-Za-z])(?:Pytorch|pytorch|PYTORCH|torch|paddle|PADDLE)(?![A-Za-z])")

@@ -20,7 +20,7 @@ from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
 from apimap.files.validate import validate
 from apimap.files.yamlcomments import Comments
-from apimap.importer.record_data import record_fields
+from apimap.publish.importer.record_data import record_fields
 from apimap.record.model import Record
 from apimap.record.paths import record_path
 

@@ -1,13 +1,13 @@
 """What an imported record carries about its source page until a person clears it.
 
-Every violation and loss the import met (:mod:`apimap.importer.problems`)
+Every violation and loss the import met (:mod:`apimap.publish.importer.problems`)
 becomes an entry of the record's ``imported.findings``, with its source line
 and the source text; ``apimap check`` reports each (AM704, AM705).
 """
 
 from __future__ import annotations
 
-from apimap.importer.problems import Problem
+from apimap.publish.importer.problems import Problem
 from apimap.record.model import Imported, ImportFinding, Record
 
 

@@ -9,7 +9,7 @@ The page is read by what its parts say, not by heading depth, so ``##`` and
 * paragraphs after them are the summary, the alias line and the package line;
 * ``参数映射`` holds the table, ``转写示例`` the examples, ``注意事项`` the notes.
 
-Anything else is kept and reported (:mod:`apimap.importer.problems`).
+Anything else is kept and reported (:mod:`apimap.publish.importer.problems`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,20 @@ from typing import Any
 import yaml
 
 from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
-from apimap.importer import deviations, patterns
-from apimap.importer.blocks import Block, Break, Fence, FrontMatter, Heading, Paragraph, Table, scan
-from apimap.importer.category_names import CategoryName, category_name, key
-from apimap.importer.code import code_text, split_block
-from apimap.importer.inline import (
+from apimap.publish.importer import deviations, patterns
+from apimap.publish.importer.blocks import (
+    Block,
+    Break,
+    Fence,
+    FrontMatter,
+    Heading,
+    Paragraph,
+    Table,
+    scan,
+)
+from apimap.publish.importer.category_names import CategoryName, category_name, key
+from apimap.publish.importer.code import code_text, split_block
+from apimap.publish.importer.inline import (
     Link,
     code_spans,
     flatten,
@@ -37,7 +46,7 @@ from apimap.importer.inline import (
     tags,
     without_lookalikes,
 )
-from apimap.importer.problems import (
+from apimap.publish.importer.problems import (
     BAD_API,
     BAD_TABLE,
     DELETABLE,
@@ -57,8 +66,8 @@ from apimap.importer.problems import (
     Problem,
     Severity,
 )
-from apimap.importer.record_data import RecordData, validate_data
-from apimap.importer.rows import RowDraft, inconsistent_kind, read_row
+from apimap.publish.importer.record_data import RecordData, validate_data
+from apimap.publish.importer.rows import RowDraft, inconsistent_kind, read_row
 from apimap.record import derived, phrases, wording
 from apimap.record.categories import ApiType, Category, RowKind
 from apimap.record.defaults import same_default_text

@@ -11,11 +11,9 @@ from jinja2 import Environment
 
 from apimap.checking.corpus import CorpusError, Entry, load_entries
 from apimap.files.content_cache import ContentCache, content_key, files_salt
-from apimap.record.categories import Category, Section
-from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
-from apimap.render import views
-from apimap.render.chart import coverage_svg
-from apimap.render.names import (
+from apimap.publish.site import views
+from apimap.publish.site.chart import coverage_svg
+from apimap.publish.site.names import (
     CATEGORY_FOLDER,
     CHART,
     INDEX_SCRIPT,
@@ -24,8 +22,10 @@ from apimap.render.names import (
     api_docname,
     category_docname,
 )
-from apimap.render.rules_page import rule_views
-from apimap.render.templates import environment, render
+from apimap.publish.site.rules_page import rule_views
+from apimap.publish.site.templates import environment, render
+from apimap.record.categories import Category, Section
+from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 
 REPO_URL_VARIABLE = "APIMAP_REPO_URL"
 

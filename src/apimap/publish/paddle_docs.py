@@ -9,7 +9,7 @@ are ``### [api](url)``, the sections are ``### 参数映射`` / ``### 转写示�
 (``(url)``, not ``(<url>)``). For a third-party API (``torchvision``, ``transformers``)
 the first column of the parameter table is headed by its package name.
 
-The content comes from the same views as the site (:func:`apimap.render.views.api_page`):
+The content comes from the same views as the site (:func:`apimap.publish.site.views.api_page`):
 the remarks, summaries and headings are generated from the records, never hand-typed. What
 only the site shows (the verification badge, the behaviour table, older Paddle releases) is
 left out. The Chinese name stays as the line under the title, so that a page imports back
@@ -30,10 +30,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from apimap.checking.corpus import Entry
+from apimap.publish.site import markdown
+from apimap.publish.site.views import ApiPage, CaseView, api_page
 from apimap.record import derived, phrases
 from apimap.record.categories import Category
-from apimap.render import markdown
-from apimap.render.views import ApiPage, CaseView, api_page
 
 _TORCH_HEADER = "PyTorch"
 _PADDLE_HEADER = "PaddlePaddle"

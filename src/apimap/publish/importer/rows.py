@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from apimap.importer import deviations, patterns
-from apimap.importer.inline import cell_text, plain_name, tags
-from apimap.importer.problems import (
+from apimap.publish.importer import deviations, patterns
+from apimap.publish.importer.inline import cell_text, plain_name, tags
+from apimap.publish.importer.problems import (
     HALF_WIDTH,
     HTML_TAG,
     NO_FINAL_STOP,

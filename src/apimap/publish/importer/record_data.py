@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from apimap.files.migrate import minimal
-from apimap.importer.problems import INVALID, INVALID_VALUE, Problem
+from apimap.publish.importer.problems import INVALID, INVALID_VALUE, Problem
 from apimap.record.model import Record
 
 _REQUIRED = {"torch_api", "category"}

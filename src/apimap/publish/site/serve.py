@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from apimap.files.stamps import STAMPS_DIR
-from apimap.render.build import SiteLayout, build_site
+from apimap.publish.site.build import SiteLayout, build_site
 
 Snapshot = dict[str, tuple[int, int]]
 

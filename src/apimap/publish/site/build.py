@@ -21,8 +21,8 @@ from apimap.checking.corpus import CorpusError
 from apimap.checking.diagnostics import Severity
 from apimap.checking.report import summary_line, write_text
 from apimap.checking.runner import run_check
-from apimap.render.site import SiteSources, render_site
-from apimap.render.writer import OutputFolderError, SyncReport, sync_tree
+from apimap.publish.site.site import SiteSources, render_site
+from apimap.publish.site.writer import OutputFolderError, SyncReport, sync_tree
 
 BUILD_OK = 0
 BUILD_FAILED = 1

@@ -1,7 +1,7 @@
 """What the templates show: plain data prepared from the records.
 
 Views hold text (record prose and generated phrases), never Markdown: the
-templates escape every value with the filters of :mod:`apimap.render.templates`.
+templates escape every value with the filters of :mod:`apimap.publish.site.templates`.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from urllib.parse import quote, urlencode
 from apimap.checking.corpus import Entry
 from apimap.files.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
 from apimap.files.stamps import ProbeResult, Stamp
+from apimap.publish.site.chart import NamespaceCounts
+from apimap.publish.site.markdown import format_signature
+from apimap.publish.site.names import api_docname
 from apimap.record import derived, phrases, wording
 from apimap.record.categories import GROUP_NAMES, Category, Section
 from apimap.record.model import Case, Record
 from apimap.record.paths import record_path
 from apimap.record.pins import release_key
-from apimap.render.chart import NamespaceCounts
-from apimap.render.markdown import format_signature
-from apimap.render.names import api_docname
 
 if TYPE_CHECKING:
     from apimap.survey.coverage.compute import Counts

@@ -18,7 +18,7 @@ import textwrap
 import tokenize
 from dataclasses import dataclass, field
 
-from apimap.importer.inline import has_cjk, without_lookalikes
+from apimap.publish.importer.inline import has_cjk, without_lookalikes
 
 _TORCH_MARKER = re.compile(r"^#\s*(?:pytorch|torch)\s*(?:的?\s*(?:写法|用法))?\s*[:：]?\s*$", re.I)
 _PADDLE_MARKER = re.compile(
