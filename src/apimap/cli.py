@@ -29,17 +29,17 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "导出 JSON Schema (export the JSON Schema)",
     ),
     "fmt": (
-        "apimap.workflow_commands",
+        "apimap.contrib.commands",
         "configure_fmt",
         "把记录改写为规范格式 (rewrite records in canonical form)",
     ),
     "diff": (
-        "apimap.workflow_commands",
+        "apimap.contrib.commands",
         "configure_diff",
         "两个 git 版本之间记录的变化 (record changes between revisions)",
     ),
     "new": (
-        "apimap.scaffold",
+        "apimap.contrib.scaffold",
         "configure",
         "从已安装的库生成记录草稿 (draft a record from the libraries)",
     ),
@@ -59,7 +59,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "把知识库导出为 JSON (export the knowledge base as JSON)",
     ),
     "xcheck": (
-        "apimap.xcheck",
+        "apimap.contrib.xcheck",
         "configure",
         "与 PaConvert 的转换规则对比 (compare with PaConvert's rules)",
     ),

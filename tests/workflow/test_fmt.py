@@ -10,8 +10,8 @@ import pytest
 import yaml
 from workflow_helpers import CANONICAL_DIST, write
 
-from apimap import fmt
 from apimap.cli import main
+from apimap.contrib import fmt
 from apimap.files import canonical, loader
 from apimap.files.canonical import NotFormattable, format_text
 from apimap.files.emit import inline_scalar, render

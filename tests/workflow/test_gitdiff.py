@@ -217,7 +217,7 @@ def test_unknown_revision_is_a_usage_error(
 
 
 def test_row_and_call_changes_show_old_and_new_values() -> None:
-    from apimap.gitdiff import Version, compare_records
+    from apimap.contrib.gitdiff import Version, compare_records
 
     before = {
         "torch_api": "torch.nn.BatchNorm1d",

@@ -49,7 +49,7 @@ def run_check_command(args: argparse.Namespace) -> int:
     if paths is None:
         return EXIT_USAGE
     if args.fix:
-        from apimap.workflow_commands import apply_fixes
+        from apimap.contrib.commands import apply_fixes
 
         apply_fixes(paths)
     allowlist = load_allowlist(Path(args.allowlist))

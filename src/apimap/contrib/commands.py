@@ -9,9 +9,9 @@ from pathlib import Path
 
 from apimap.checking.fix import run_fix
 from apimap.cli_paths import existing_paths
+from apimap.contrib.fmt import run_fmt
+from apimap.contrib.gitdiff import GitError, diff_revisions, to_json, to_markdown
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from apimap.fmt import run_fmt
-from apimap.gitdiff import GitError, diff_revisions, to_json, to_markdown
 from apimap.record.textchars import one_line
 
 
