@@ -13,6 +13,7 @@ from workflow_helpers import CANONICAL_DIST, write
 from apimap.cli import main
 from apimap.contrib import fmt
 from apimap.files import canonical, loader
+from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, format_text
 from apimap.files.emit import inline_scalar, render
 from apimap.files.yamlcomments import Comments
@@ -326,7 +327,7 @@ def test_crash_while_writing_leaves_the_old_file(
 
     monkeypatch.setattr(os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        fmt.write_atomically(messy, "torch_api: torch.x\n")
+        write_atomically(messy, "torch_api: torch.x\n")
     assert messy.read_bytes() == before
     assert len(list(messy.parent.iterdir())) == 2
 
@@ -334,7 +335,7 @@ def test_crash_while_writing_leaves_the_old_file(
 def test_atomic_write_keeps_the_file_mode(tmp_path: Path) -> None:
     target = write(tmp_path, "record.yaml", "old\n")
     target.chmod(0o640)
-    fmt.write_atomically(target, "new\n")
+    write_atomically(target, "new\n")
     assert target.read_text(encoding="utf-8") == "new\n"
     assert target.stat().st_mode & 0o777 == 0o640
 

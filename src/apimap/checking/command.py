@@ -6,11 +6,13 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from apimap.checking.report import FORMATS
 from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from apimap.record.textchars import one_line
 
 
 def _codes(value: str) -> set[str]:
@@ -49,8 +51,6 @@ def run_check_command(args: argparse.Namespace) -> int:
     if paths is None:
         return EXIT_USAGE
     if args.fix:
-        from apimap.contrib.commands import apply_fixes
-
         apply_fixes(paths)
     allowlist = load_allowlist(Path(args.allowlist))
     result = run_check(
@@ -65,6 +65,18 @@ def run_check_command(args: argparse.Namespace) -> int:
     WRITERS[fmt](result, sys.stdout)
     failing = result.count(Severity.ERROR) + (result.count(Severity.WARNING) if args.strict else 0)
     return EXIT_FINDINGS if failing else EXIT_CLEAN
+
+
+def apply_fixes(paths: Sequence[Path]) -> None:
+    """``check --fix``: fix the files in place and say what changed (on stderr)."""
+    from apimap.checking.fix import run_fix
+
+    result = run_fix(paths)
+    for file, problem in result.failed:
+        print(one_line(f"{file}:{problem}"), file=sys.stderr)
+    for file, codes in result.fixed.items():
+        counts = ", ".join(f"{code}×{codes.count(code)}" for code in sorted(set(codes)))
+        print(f"已修复 (fixed) {file}: {counts}", file=sys.stderr)
 
 
 def configure_rules(rules: argparse.ArgumentParser) -> None:

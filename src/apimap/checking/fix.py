@@ -19,8 +19,8 @@ from apimap.checking.context import RecordContext
 from apimap.checking.rules.base import Edit
 from apimap.checking.rules.registry import FIXABLE_RULES
 from apimap.checking.runner import iter_record_files, relative_to_mappings
-from apimap.contrib.fmt import write_atomically
 from apimap.files import loader
+from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, render_checked
 from apimap.files.migrate import is_format_one, migrate
 from apimap.files.validate import validate

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from pathlib import Path
 
-from apimap.checking.fix import run_fix
 from apimap.cli_paths import existing_paths
 from apimap.contrib.fmt import run_fmt
 from apimap.contrib.gitdiff import GitError, diff_revisions, to_json, to_markdown
@@ -58,16 +55,6 @@ def run_fmt_command(args: argparse.Namespace) -> int:
     if result.failed or (args.check and result.changed):
         return EXIT_FINDINGS
     return EXIT_CLEAN
-
-
-def apply_fixes(paths: Sequence[Path]) -> None:
-    """``check --fix``: fix the files in place and say what changed (on stderr)."""
-    result = run_fix(paths)
-    for file, problem in result.failed:
-        print(one_line(f"{file}:{problem}"), file=sys.stderr)
-    for file, codes in result.fixed.items():
-        counts = ", ".join(f"{code}×{codes.count(code)}" for code in sorted(set(codes)))
-        print(f"已修复 (fixed) {file}: {counts}", file=sys.stderr)
 
 
 def run_diff_command(args: argparse.Namespace) -> int:

@@ -2,37 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import stat
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from apimap.checking.runner import RECORD_SUFFIXES, iter_record_files, relative_to_mappings
+from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, format_source
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash leaves either the old or the new file.
-
-    The text goes to a temporary file in the same folder, is flushed to disk and
-    then renamed over the original, keeping its permissions.
-    """
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(text.encode("utf-8"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
 
 
 @dataclass

@@ -71,6 +71,17 @@ _GROUPS = {
 GROUP_NAMES = phrases.GROUP_NAMES
 """Category number (1 to 7) -> its Chinese name."""
 
+GROUP_COLOURS = {
+    1: "#2e7d32",
+    2: "#7cb342",
+    3: "#f9a825",
+    4: "#ef6c00",
+    5: "#8e24aa",
+    6: "#1e88e5",
+    7: "#c62828",
+}
+"""Category number (1 to 7) -> the colour the site's chart and the scan report draw it in."""
+
 
 class RowKind(StrEnum):
     """How one torch parameter relates to one paddle parameter."""

@@ -6,17 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from apimap.record.categories import GROUP_NAMES
+from apimap.record.categories import GROUP_COLOURS, GROUP_NAMES
 
-GROUP_COLOURS = {
-    1: "#2e7d32",
-    2: "#7cb342",
-    3: "#f9a825",
-    4: "#ef6c00",
-    5: "#8e24aa",
-    6: "#1e88e5",
-    7: "#c62828",
-}
 ALIAS_COLOUR = "#90caf9"
 UNCLASSIFIED_COLOUR = "#e0e0e0"
 

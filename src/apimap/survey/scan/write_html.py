@@ -12,8 +12,7 @@ from collections import Counter
 from html import escape
 from typing import TextIO
 
-from apimap.publish.site.chart import GROUP_COLOURS
-from apimap.record.categories import Category
+from apimap.record.categories import GROUP_COLOURS, Category
 from apimap.survey.scan.classify import BUCKET_COLOURS, Bucket
 from apimap.survey.scan.report import ScanReport, Usage
 from apimap.survey.scan.tensor_methods import CONFIDENCE_NOTE
