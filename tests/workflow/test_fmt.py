@@ -10,12 +10,14 @@ import pytest
 import yaml
 from workflow_helpers import CANONICAL_DIST, write
 
+from apimap.checking.runner import refusal
 from apimap.cli import main
 from apimap.contrib import fmt
 from apimap.files import canonical, loader
 from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, format_text
 from apimap.files.emit import inline_scalar, render
+from apimap.files.loader import LoadProblemKind
 from apimap.files.yamlcomments import Comments
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,10 +261,16 @@ def test_records_of_the_wrong_shape_are_formatted_not_crashed(tail: str) -> None
 
 
 def test_unloadable_file_is_refused() -> None:
-    with pytest.raises(NotFormattable, match="AM002"):
+    with pytest.raises(NotFormattable, match="无法解析") as refused:
         format_text("torch_api: [unclosed\n", None)
-    with pytest.raises(NotFormattable, match="AM004"):
+    assert refused.value.problem is not None
+    assert refused.value.problem.kind is LoadProblemKind.SYNTAX
+    assert refusal(refused.value).startswith("2:1: AM002 无法解析")
+    with pytest.raises(NotFormattable) as refused:
         format_text("torch_api: &a x\npaddle_api: *a\n", None)
+    assert refused.value.problem is not None
+    assert refused.value.problem.kind is LoadProblemKind.TAG
+    assert " AM004 " in refusal(refused.value)
 
 
 def _corpus(tmp_path: Path) -> tuple[Path, Path]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from apimap.checking.context import CorpusContext, RecordSummary
 from apimap.checking.rules.catalog.am501_one_record_per_api import RULE as ONE_RECORD_PER_API
+from apimap.checking.rules.registry import FILE_PROBLEM_RULES
 from apimap.checking.runner import iter_record_files, read_stamp
 from apimap.files import loader
 from apimap.files.content_cache import ContentCache, content_key, record_salt
@@ -52,12 +53,14 @@ def _load_one(path: Path, raw: bytes) -> tuple[Record | None, str | None, str | 
     doc, problems = loader.load(raw)
     if doc is None:
         first = problems[0]
-        return None, None, f"{path}:{first.line}:{first.col}: {first.code} 无法解析 (cannot load)"
-    record, findings = validate(doc)
+        code = FILE_PROBLEM_RULES[first.kind].code
+        return None, None, f"{path}:{first.line}:{first.col}: {code} 无法解析 (cannot load)"
+    record, schema_problems = validate(doc)
     if record is None:
-        rule, finding = findings[0]
-        line, col = finding.loc
-        return None, None, f"{path}:{line}:{col}: {rule.code} {rule.message(finding.detail)}"
+        problem = schema_problems[0]
+        rule = FILE_PROBLEM_RULES[problem.kind]
+        line, col = problem.loc
+        return None, None, f"{path}:{line}:{col}: {rule.code} {rule.message(problem.detail)}"
     return record, digest(doc.data), None
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from apimap.checking.context import RecordContext
 from apimap.checking.rules.base import Edit
 from apimap.checking.rules.registry import FIXABLE_RULES
-from apimap.checking.runner import iter_record_files, relative_to_mappings
+from apimap.checking.runner import iter_record_files, refusal, relative_to_mappings
 from apimap.files import loader
 from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, render_checked
@@ -123,7 +123,7 @@ def run_fix(paths: Sequence[Path]) -> FixResult:
         try:
             fixed = fix_text(text, relative_to_mappings(file.resolve()))
         except NotFormattable as exc:
-            result.failed.append((file, str(exc)))
+            result.failed.append((file, refusal(exc)))
             continue
         if fixed is None:
             continue

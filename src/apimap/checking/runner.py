@@ -19,13 +19,14 @@ from apimap.checking.rules.base import Finding, Rule
 from apimap.checking.rules.catalog.am001_encoding import RULE as ENCODING
 from apimap.checking.rules.registry import (
     CORPUS_RULES,
+    FILE_PROBLEM_RULES,
     INTERNAL_ERROR,
     RECORD_RULES,
-    RULES_BY_CODE,
     is_selected,
     selected,
 )
 from apimap.files import loader
+from apimap.files.canonical import NotFormattable
 from apimap.files.stamps import stamp_file
 from apimap.files.validate import validate
 from apimap.record.location import Loc
@@ -67,6 +68,15 @@ def relative_to_mappings(path: PurePath) -> PurePosixPath | None:
     return None
 
 
+def refusal(refused: NotFormattable) -> str:
+    """``line:col: why`` of a file that ``fmt`` or ``check --fix`` leaves alone; a load problem
+    is named by its rule's code."""
+    if refused.problem is None:
+        return str(refused)
+    code = FILE_PROBLEM_RULES[refused.problem.kind].code
+    return f"{refused.line}:{refused.col}: {code} {refused.reason}"
+
+
 def _diagnostic(rule: Rule, finding: Finding, path: str, api: str | None) -> Diagnostic:
     return Diagnostic(
         path=finding.path or path,
@@ -91,15 +101,23 @@ def check_source(
     out: list[Diagnostic] = []
     doc, problems = loader.load(raw)
     for problem in problems:
-        rule = RULES_BY_CODE[problem.code]
+        rule = FILE_PROBLEM_RULES[problem.kind]
         out.append(
             _diagnostic(rule, Finding(Loc(problem.line, problem.col), problem.detail), path, None)
         )
     if doc is None:
         return FileResult(out, None)
-    record, schema_findings = validate(doc)
+    record, schema_problems = validate(doc)
     api = doc.data.get("torch_api") if isinstance(doc.data.get("torch_api"), str) else None
-    out += [_diagnostic(rule, finding, path, api) for rule, finding in schema_findings]
+    out += [
+        _diagnostic(
+            FILE_PROBLEM_RULES[problem.kind],
+            Finding(problem.loc, problem.detail, problem.hint),
+            path,
+            api,
+        )
+        for problem in schema_problems
+    ]
     if record is None:
         return FileResult(out, None)
     ctx = RecordContext(

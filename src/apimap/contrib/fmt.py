@@ -6,7 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apimap.checking.runner import RECORD_SUFFIXES, iter_record_files, relative_to_mappings
+from apimap.checking.runner import (
+    RECORD_SUFFIXES,
+    iter_record_files,
+    refusal,
+    relative_to_mappings,
+)
 from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, format_source
 
@@ -37,7 +42,7 @@ def run_fmt(paths: Sequence[Path], check_only: bool = False) -> FmtResult:
             result.failed.append((file, f"1:1: 无法读取 (cannot read)：{exc.strerror}"))
             continue
         except NotFormattable as exc:
-            result.failed.append((file, str(exc)))
+            result.failed.append((file, refusal(exc)))
             continue
         if canonical.encode("utf-8") == raw:
             continue

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from apimap.checking.rules.registry import FILE_PROBLEM_RULES
 from apimap.files import loader
 from apimap.record.categories import Category
 from apimap.record.paths import decode_name
@@ -76,7 +77,8 @@ def _version(path: str, raw: bytes | None) -> Version:
         return Version(path, None, "缺失 (missing)")
     doc, problems = loader.load(raw)
     if doc is None:
-        return Version(path, None, f"{problems[0].code} 无法解析 (cannot parse)")
+        code = FILE_PROBLEM_RULES[problems[0].kind].code
+        return Version(path, None, f"{code} 无法解析 (cannot parse)")
     return Version(path, doc.data)
 
 

@@ -24,12 +24,19 @@ _SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=")
 
 class NotFormattable(Exception):
     """The file cannot be brought into canonical form: it does not load, or its canonical form
-    would not load back to the same data. Nothing may be written; ``line:col`` says where."""
+    would not load back to the same data. Nothing may be written; ``line:col`` says where.
 
-    def __init__(self, line: int, col: int, message: str) -> None:
-        super().__init__(f"{line}:{col}: {message}")
+    When a load problem is the cause, it is ``problem``: the checker names its rule
+    (:func:`apimap.checking.runner.refusal`)."""
+
+    def __init__(
+        self, line: int, col: int, reason: str, problem: loader.LoadProblem | None = None
+    ) -> None:
+        super().__init__(f"{line}:{col}: {reason}")
         self.line = line
         self.col = col
+        self.reason = reason
+        self.problem = problem
 
 
 def schema_comment(relpath: PurePosixPath) -> str:
@@ -113,10 +120,8 @@ def render_checked(text: str, data: dict[str, Any], relpath: PurePosixPath | Non
     result = render(data, comments)
     again, problems = loader.load(result.encode("utf-8"))
     if again is None:
-        problem = problems[-1]
-        raise NotFormattable(
-            1, 1, f"{problem.code} 规范格式无法读回，未写入 (canonical form would not load)"
-        )
+        reason = "规范格式无法读回，未写入 (canonical form would not load)"
+        raise NotFormattable(1, 1, reason, problems[-1])
     changed = first_changed_path(data, again.data)
     if changed is not None:
         source, _ = loader.parse(text)
@@ -136,7 +141,7 @@ def format_text(text: str, relpath: PurePosixPath | None) -> str:
     doc, problems = loader.parse(text)
     if doc is None:
         problem = problems[0]
-        raise NotFormattable(problem.line, problem.col, f"{problem.code} 无法解析 (cannot parse)")
+        raise NotFormattable(problem.line, problem.col, "无法解析 (cannot parse)", problem)
     data = doc.data
     if isinstance(data, dict) and is_format_one(data):
         data = migrate(data)
@@ -148,5 +153,5 @@ def format_source(raw: bytes, relpath: PurePosixPath | None) -> str:
     text, problems = loader.decode(raw)
     if text is None:
         problem = problems[-1]
-        raise NotFormattable(problem.line, problem.col, f"{problem.code} 无法读取 (cannot read)")
+        raise NotFormattable(problem.line, problem.col, "无法读取 (cannot read)", problem)
     return format_text(text, relpath)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cached_property
 from typing import Any
 
@@ -40,14 +41,6 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode, SequenceNode
 
-from apimap.checking.rules.catalog.am001_encoding import RULE as ENCODING
-from apimap.checking.rules.catalog.am002_yaml_syntax import RULE as SYNTAX
-from apimap.checking.rules.catalog.am003_duplicate_key import RULE as DUPLICATE_KEY
-from apimap.checking.rules.catalog.am004_yaml_tag import RULE as TAG
-from apimap.checking.rules.catalog.am005_too_large import RULE as TOO_LARGE
-from apimap.checking.rules.catalog.am006_empty_file import RULE as EMPTY
-from apimap.checking.rules.catalog.am007_bom import RULE as BOM
-from apimap.checking.rules.catalog.am008_not_mapping import RULE as NOT_MAPPING
 from apimap.record.location import Loc, Path
 from apimap.record.textchars import REFUSED_CHARACTERS
 
@@ -84,11 +77,33 @@ class _Parser(CParser):
         return None
 
 
+class LoadProblemKind(Enum):
+    """What kept a file from being read as data. The checker reports each kind as the rule
+    whose package names it (``Rule.reports``); the rule says code, title, hint and severity."""
+
+    ENCODING = "encoding"
+    """Not UTF-8 text, or NUL, control or line-break characters."""
+    SYNTAX = "syntax"
+    """Not valid YAML."""
+    DUPLICATE_KEY = "duplicate_key"
+    """A mapping with the same key twice."""
+    TAG = "tag"
+    """A tag, an anchor or alias, or a complex key."""
+    TOO_LARGE = "too_large"
+    """Too many bytes, or nested too deeply."""
+    EMPTY = "empty"
+    """No document at all."""
+    BOM = "bom"
+    """A UTF-8 byte order mark (the text is still read)."""
+    NOT_MAPPING = "not_mapping"
+    """The document is not a mapping."""
+
+
 @dataclass(frozen=True)
 class LoadProblem:
     """A reason the file could not be turned into data."""
 
-    code: str
+    kind: LoadProblemKind
     line: int
     col: int
     detail: str
@@ -146,10 +161,10 @@ class Document:
 
 
 class _Reject(Exception):
-    def __init__(self, code: str, node: Any, detail: str) -> None:
+    def __init__(self, kind: LoadProblemKind, node: Any, detail: str) -> None:
         super().__init__(detail)
         self.problem = LoadProblem(
-            code, node.start_mark.line + 1, node.start_mark.column + 1, detail
+            kind, node.start_mark.line + 1, node.start_mark.column + 1, detail
         )
 
 
@@ -164,17 +179,19 @@ def decode(raw: bytes) -> tuple[str | None, list[LoadProblem]]:
     problems: list[LoadProblem] = []
     if len(raw) > MAX_FILE_BYTES:
         problems.append(
-            LoadProblem(TOO_LARGE.code, 1, 1, f"{len(raw)} 字节 > {MAX_FILE_BYTES} 字节 (bytes)")
+            LoadProblem(
+                LoadProblemKind.TOO_LARGE, 1, 1, f"{len(raw)} 字节 > {MAX_FILE_BYTES} 字节 (bytes)"
+            )
         )
         return None, problems
     if b"\x00" in raw:
         offset = raw.index(b"\x00")
         line = raw.count(b"\n", 0, offset) + 1
         col = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
-        problems.append(LoadProblem(ENCODING.code, line, col, "NUL 字节 (NUL byte)"))
+        problems.append(LoadProblem(LoadProblemKind.ENCODING, line, col, "NUL 字节 (NUL byte)"))
         return None, problems
     if raw.startswith(b"\xef\xbb\xbf"):
-        problems.append(LoadProblem(BOM.code, 1, 1, ""))
+        problems.append(LoadProblem(LoadProblemKind.BOM, 1, 1, ""))
         raw = raw[3:]
     try:
         text = raw.decode("utf-8")
@@ -182,7 +199,7 @@ def decode(raw: bytes) -> tuple[str | None, list[LoadProblem]]:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         problems.append(
-            LoadProblem(ENCODING.code, line, col, f"字节 0x{raw[exc.start]:02x} (byte)")
+            LoadProblem(LoadProblemKind.ENCODING, line, col, f"字节 0x{raw[exc.start]:02x} (byte)")
         )
         return None, problems
     refused = _REFUSED.search(text)
@@ -190,7 +207,7 @@ def decode(raw: bytes) -> tuple[str | None, list[LoadProblem]]:
         line, col = _position_of_offset(text, refused.start())
         char = refused.group()
         detail = _LINE_BREAKS.get(char, f"控制字符 U+{ord(char):04X} (control character)")
-        problems.append(LoadProblem(ENCODING.code, line, col, detail))
+        problems.append(LoadProblem(LoadProblemKind.ENCODING, line, col, detail))
         return None, problems
     return text, problems
 
@@ -212,7 +229,7 @@ def _placed(problem: LoadProblem, text: str) -> LoadProblem:
     if line > len(lines):
         line, col = len(lines), len(lines[-1]) + 1
     col = min(col, len(lines[line - 1]) + 1)
-    return LoadProblem(problem.code, line, col, problem.detail)
+    return LoadProblem(problem.kind, line, col, problem.detail)
 
 
 LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
@@ -222,13 +239,13 @@ that input nests too deeply for a record as well (AM005), whichever check sees i
 
 def _syntax_problem(exc: yaml.YAMLError) -> LoadProblem:
     if not isinstance(exc, yaml.MarkedYAMLError):
-        return LoadProblem(SYNTAX.code, 1, 1, str(exc))  # errors without a mark
+        return LoadProblem(LoadProblemKind.SYNTAX, 1, 1, str(exc))  # errors without a mark
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     if exc.problem == LIBYAML_TOO_DEEP:
-        return LoadProblem(TOO_LARGE.code, line, col, _TOO_DEEP_DETAIL)
+        return LoadProblem(LoadProblemKind.TOO_LARGE, line, col, _TOO_DEEP_DETAIL)
     detail = " ".join(filter(None, [exc.context, exc.problem]))
-    return LoadProblem(SYNTAX.code, line, col, detail)
+    return LoadProblem(LoadProblemKind.SYNTAX, line, col, detail)
 
 
 def nesting_bound(text: str) -> int:
@@ -262,7 +279,7 @@ def _too_deep(text: str) -> LoadProblem | None:
                 if depth > MAX_DEPTH + 1:  # the root mapping is level 1 at path ()
                     mark = event.start_mark
                     return LoadProblem(
-                        TOO_LARGE.code, mark.line + 1, mark.column + 1, _TOO_DEEP_DETAIL
+                        LoadProblemKind.TOO_LARGE, mark.line + 1, mark.column + 1, _TOO_DEEP_DETAIL
                     )
             elif kind is SequenceEndEvent or kind is MappingEndEvent:
                 depth -= 1
@@ -293,7 +310,7 @@ def _parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
     finally:
         parser.dispose()
     if root is None:
-        return None, [LoadProblem(EMPTY.code, 1, 1, "")]
+        return None, [LoadProblem(LoadProblemKind.EMPTY, 1, 1, "")]
     doc = Document(data=None, text=text)
     try:
         doc.data = _build(root, (), doc, set())
@@ -301,7 +318,9 @@ def _parse(text: str) -> tuple[Document | None, list[LoadProblem]]:
         return None, [rejected.problem]
     if not isinstance(doc.data, dict):
         line = root.start_mark.line + 1
-        return None, [LoadProblem(NOT_MAPPING.code, line, root.start_mark.column + 1, "")]
+        return None, [
+            LoadProblem(LoadProblemKind.NOT_MAPPING, line, root.start_mark.column + 1, "")
+        ]
     return doc, []
 
 
@@ -312,11 +331,11 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
     stored as libyaml marks and turned into :class:`Loc` only when asked for.
     """
     if node.tag != _IMPLICIT_TAG:
-        raise _Reject(TAG.code, node, f"标签 {node.tag} (tag)")
+        raise _Reject(LoadProblemKind.TAG, node, f"标签 {node.tag} (tag)")
     if id(node) in seen:
-        raise _Reject(TAG.code, node, "锚点与别名 (anchor / alias)")
+        raise _Reject(LoadProblemKind.TAG, node, "锚点与别名 (anchor / alias)")
     if len(path) > MAX_DEPTH:
-        raise _Reject(TOO_LARGE.code, node, _TOO_DEEP_DETAIL)
+        raise _Reject(LoadProblemKind.TOO_LARGE, node, _TOO_DEEP_DETAIL)
     seen.add(id(node))
     doc.values[path] = node.start_mark
     kind = node.__class__
@@ -337,13 +356,13 @@ def _build(node: Any, path: Path, doc: Document, seen: set[int]) -> Any:
     keys = doc.keys
     for key_node, value_node in node.value:
         if key_node.__class__ is not ScalarNode or key_node.tag != _IMPLICIT_TAG:
-            raise _Reject(TAG.code, key_node, "复杂键 (complex key)")
+            raise _Reject(LoadProblemKind.TAG, key_node, "复杂键 (complex key)")
         key = key_node.value
         child = (*path, key)
         if key in result:
             first = doc.key_loc(child)
             raise _Reject(
-                DUPLICATE_KEY.code,
+                LoadProblemKind.DUPLICATE_KEY,
                 key_node,
                 f"`{key}`，首次出现在第 {first.line} 行 (first at line)",
             )

@@ -1,32 +1,49 @@
-"""Turn parsed YAML into a :class:`Record`, translating schema errors into findings."""
+"""Turn parsed YAML into a :class:`Record`, translating schema errors into problems."""
 
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from apimap.checking.rules.base import Finding, Rule
-from apimap.checking.rules.catalog.am101_unknown_field import RULE as UNKNOWN_FIELD
-from apimap.checking.rules.catalog.am102_missing_field import RULE as MISSING_FIELD
-from apimap.checking.rules.catalog.am103_wrong_value import RULE as WRONG_VALUE
 from apimap.files.loader import Document
-from apimap.record.location import Path
+from apimap.record.location import Loc, Path
 from apimap.record.model import Record
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "True", "False"}
 
 
-def validate(doc: Document) -> tuple[Record | None, list[tuple[Rule, Finding]]]:
-    """Validate the document; on failure return one finding per schema error."""
+class SchemaProblemKind(Enum):
+    """How data breaks the record model. The checker reports each kind as the rule whose
+    package names it (``Rule.reports``)."""
+
+    UNKNOWN_FIELD = "unknown_field"
+    MISSING_FIELD = "missing_field"
+    WRONG_VALUE = "wrong_value"
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """One schema error: its kind, where, the specific detail, and optionally a better hint."""
+
+    kind: SchemaProblemKind
+    loc: Loc
+    detail: str
+    hint: str | None = None
+
+
+def validate(doc: Document) -> tuple[Record | None, list[SchemaProblem]]:
+    """Validate the document; on failure return one problem per schema error and place."""
     try:
         return Record.model_validate(doc.data), []
     except ValidationError as exc:
-        by_place: dict[tuple[str, int, int], tuple[Rule, Finding]] = {}
+        by_place: dict[tuple[SchemaProblemKind, int, int], SchemaProblem] = {}
         for error in exc.errors(include_url=False):
-            rule, finding = _finding(doc, error)
-            by_place.setdefault((rule.code, *finding.loc), (rule, finding))
+            problem = _problem(doc, error)
+            by_place.setdefault((problem.kind, *problem.loc), problem)
         return None, list(by_place.values())
 
 
@@ -73,7 +90,7 @@ def _is_union_label(part: str) -> bool:
     return "[" in part or part in {"str", "bool", "int", "float", "constrained-str"}
 
 
-def _finding(doc: Document, error: Any) -> tuple[Rule, Finding]:
+def _problem(doc: Document, error: Any) -> SchemaProblem:
     path = _data_path(doc, error["loc"])
     dotted = ".".join(str(part) for part in path) or "(顶层)"
     kind = error["type"]
@@ -82,9 +99,11 @@ def _finding(doc: Document, error: Any) -> tuple[Rule, Finding]:
         allowed = sorted(model.model_fields) if model else []
         close = difflib.get_close_matches(str(path[-1]), allowed, n=1)
         suggestion = f"你是想写 `{close[0]}` 吗？(did you mean)" if close else None
-        return UNKNOWN_FIELD, Finding(doc.key_loc(path), f"`{dotted}`", suggestion)
+        return SchemaProblem(
+            SchemaProblemKind.UNKNOWN_FIELD, doc.key_loc(path), f"`{dotted}`", suggestion
+        )
     if kind == "missing":
-        return MISSING_FIELD, Finding(doc.loc(path[:-1]), f"`{dotted}`")
+        return SchemaProblem(SchemaProblemKind.MISSING_FIELD, doc.loc(path[:-1]), f"`{dotted}`")
     value = error.get("input")
     detail = f"`{dotted}`：{_explain(error)}"
     hint: str | None = None
@@ -94,7 +113,7 @@ def _finding(doc: Document, error: Any) -> tuple[Rule, Finding]:
         hint = "若要写文本 true/false，请加引号 (quote it to keep the text)"
     elif value is None:
         hint = "值为空；填写内容或删除该字段 (fill in the value or delete the field)"
-    return WRONG_VALUE, Finding(doc.loc(path), detail, hint)
+    return SchemaProblem(SchemaProblemKind.WRONG_VALUE, doc.loc(path), detail, hint)
 
 
 def _explain(error: Any) -> str:

@@ -14,11 +14,17 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from apimap.checking.diagnostics import Severity
+from apimap.files.loader import LoadProblemKind
+from apimap.files.validate import SchemaProblemKind
 from apimap.record.location import Loc
 from apimap.record.location import Path as DataPath
 
 if TYPE_CHECKING:
     from apimap.checking.context import CorpusContext, RecordContext
+
+
+FileProblemKind = LoadProblemKind | SchemaProblemKind
+"""A problem found while reading a file: by the loader, or by the schema stage."""
 
 
 class Scope(StrEnum):
@@ -92,6 +98,9 @@ class Rule:
     """A :data:`RecordCheck` or :data:`CorpusCheck`; ``None`` for rules that the loader,
     the schema stage or the verifier report."""
     fix: Fix | None = None
+    reports: FileProblemKind | None = None
+    """For a rule that the loader or the schema stage reports: the kind of problem it names.
+    The loader and the schema stage know only the kind; this rule gives it a code and words."""
 
     def message(self, detail: str) -> str:
         """The diagnostic message: the title, then the detail."""

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from apimap.checking.rules import catalog
-from apimap.checking.rules.base import Rule, Scope
+from apimap.checking.rules.base import FileProblemKind, Rule, Scope
+from apimap.files.loader import LoadProblemKind
+from apimap.files.validate import SchemaProblemKind
 
 
 def _discover() -> tuple[list[Rule], dict[str, Path]]:
@@ -36,9 +38,16 @@ CORPUS_RULES = [r for r in ALL_RULES if r.scope is Scope.CORPUS and r.check is n
 FIXABLE_RULES = [r for r in RECORD_RULES if r.fix is not None]
 VERIFIER_RULES = [r for r in ALL_RULES if r.scope is Scope.VERIFY]
 INTERNAL_ERROR = RULES_BY_CODE["AM000"]
+FILE_PROBLEM_RULES: dict[FileProblemKind, Rule] = {
+    rule.reports: rule for rule in ALL_RULES if rule.reports is not None
+}
+"""The rule that reports each kind of problem the loader and the schema stage find."""
 
 if len(RULES_BY_CODE) != len(ALL_RULES):
     raise RuntimeError("rule codes must be unique")
+_REPORTED_KINDS = [rule.reports for rule in ALL_RULES if rule.reports is not None]
+if sorted(_REPORTED_KINDS, key=str) != sorted([*LoadProblemKind, *SchemaProblemKind], key=str):
+    raise RuntimeError("each kind of file problem must be reported by exactly one rule")
 
 
 def fixtures(code: str) -> list[Path]:

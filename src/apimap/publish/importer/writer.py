@@ -15,6 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from apimap.checking.rules.registry import FILE_PROBLEM_RULES
 from apimap.files import loader
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
@@ -37,9 +38,8 @@ def record_text(record: Record) -> str:
     doc, load_problems = loader.load(text.encode("utf-8"))
     if doc is None:
         problem = load_problems[-1]
-        raise WriteError(
-            f"写出的记录无法读回 (the record would not load)：{problem.code} {problem.detail}"
-        )
+        code = FILE_PROBLEM_RULES[problem.kind].code
+        raise WriteError(f"写出的记录无法读回 (the record would not load)：{code} {problem.detail}")
     again = validate(doc)[0]
     if again is None or again != Record.model_validate(data) or doc.data != data:
         raise WriteError("写出的 YAML 读回后与记录不同 (written YAML does not load back the same)")

@@ -2,6 +2,7 @@
 
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
+from apimap.files.loader import LoadProblemKind
 
 RULE = Rule(
     "AM004",
@@ -10,4 +11,5 @@ RULE = Rule(
     Severity.ERROR,
     "直接写出取值；记录只使用普通的映射、列表与字符串 (write plain values)",
     why="记录只需要普通的映射、列表与字符串；别名可以指数级展开，标签会让不同读取器得到不同的数据。",
+    reports=LoadProblemKind.TAG,
 )

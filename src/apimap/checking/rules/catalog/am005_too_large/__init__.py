@@ -2,6 +2,7 @@
 
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
+from apimap.files.loader import LoadProblemKind
 
 RULE = Rule(
     "AM005",
@@ -10,4 +11,5 @@ RULE = Rule(
     Severity.ERROR,
     "一条记录只描述一个 API；请拆分或精简 (one record describes one API)",
     why="一条记录只描述一个 API，几 KB 就够了；过大或嵌套过深的输入会拖慢甚至压垮解析器。",
+    reports=LoadProblemKind.TOO_LARGE,
 )

@@ -2,6 +2,7 @@
 
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
+from apimap.files.validate import SchemaProblemKind
 
 RULE = Rule(
     "AM102",
@@ -10,4 +11,5 @@ RULE = Rule(
     Severity.ERROR,
     "补上该字段 (add the field)",
     why="没有 API 名称、中文名称或参数含义的记录无法生成页面。",
+    reports=SchemaProblemKind.MISSING_FIELD,
 )

@@ -2,6 +2,7 @@
 
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
+from apimap.files.validate import SchemaProblemKind
 
 RULE = Rule(
     "AM103",
@@ -10,4 +11,5 @@ RULE = Rule(
     Severity.ERROR,
     "按 schema 填写；需要字符串时可加引号 (follow the schema; quote text)",
     why="取值不合法的记录会在生成页面或验证时出错；在这里就报告出错的位置。",
+    reports=SchemaProblemKind.WRONG_VALUE,
 )
