@@ -16,12 +16,13 @@ from apimap.checking.runner import check_source
 from apimap.cli import main
 from apimap.files import loader
 from apimap.files.validate import validate
-from apimap.publish.importer.problems import INVALID, Problem
+from apimap.publish.importer.problems import Problem
 from apimap.publish.importer.record_data import record_fields
 from apimap.publish.importer.report import summary, write_text
 from apimap.publish.importer.run import ImportResult, Kind, Outcome, Unit, run_import
 from apimap.publish.site.site import SiteSources, render_site
 from apimap.record.categories import Category, Section
+from apimap.record.import_codes import INVALID
 from apimap.record.model import Record
 from apimap.record.paths import record_path
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from apimap.publish.importer.inline import LOOKALIKES
 from apimap.publish.importer.patterns import SLOT_GROUPS
-from apimap.publish.importer.problems import HALF_WIDTH, LOOKALIKE, MISSPELT, NO_FINAL_STOP, Reason
+from apimap.record.import_codes import HALF_WIDTH, LOOKALIKE, MISSPELT, NO_FINAL_STOP, Reason
 
 _HALF_WIDTH = re.compile(r"[,.;:()]")
 _MISSPELT = re.compile(r"(?<![A-Za-z])(?:Pytorch|pytorch|PYTORCH|torch|paddle|PADDLE)(?![A-Za-z])")

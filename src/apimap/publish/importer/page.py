@@ -46,7 +46,13 @@ from apimap.publish.importer.inline import (
     tags,
     without_lookalikes,
 )
-from apimap.publish.importer.problems import (
+from apimap.publish.importer.problems import Problem
+from apimap.publish.importer.record_data import RecordData, validate_data
+from apimap.publish.importer.rows import RowDraft, inconsistent_kind, read_row
+from apimap.record import derived, phrases, wording
+from apimap.record.categories import ApiType, Category, RowKind
+from apimap.record.defaults import same_default_text
+from apimap.record.import_codes import (
     BAD_API,
     BAD_TABLE,
     DELETABLE,
@@ -63,14 +69,8 @@ from apimap.publish.importer.problems import (
     UNMAPPED_ROW,
     UNMAPPED_TEXT,
     UNSPLIT_CODE,
-    Problem,
     Severity,
 )
-from apimap.publish.importer.record_data import RecordData, validate_data
-from apimap.publish.importer.rows import RowDraft, inconsistent_kind, read_row
-from apimap.record import derived, phrases, wording
-from apimap.record.categories import ApiType, Category, RowKind
-from apimap.record.defaults import same_default_text
 from apimap.record.model import Record
 from apimap.record.paths import API_NAME
 

@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from apimap.files.migrate import minimal
-from apimap.publish.importer.problems import INVALID, INVALID_VALUE, Problem
+from apimap.publish.importer.problems import Problem
+from apimap.record.import_codes import INVALID, INVALID_VALUE
 from apimap.record.model import Record
 
 _REQUIRED = {"torch_api", "category"}

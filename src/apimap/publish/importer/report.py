@@ -7,8 +7,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from apimap.publish.importer.problems import ALL_REASONS, Problem
+from apimap.publish.importer.problems import Problem
 from apimap.publish.importer.run import ImportResult, Kind, Outcome, Unit
+from apimap.record.import_codes import ALL_REASONS
 from apimap.record.textchars import one_line
 
 _MESSAGES = {reason.code: reason.message for reason in ALL_REASONS}

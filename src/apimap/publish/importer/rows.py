@@ -14,17 +14,17 @@ from typing import Any
 
 from apimap.publish.importer import deviations, patterns
 from apimap.publish.importer.inline import cell_text, plain_name, tags
-from apimap.publish.importer.problems import (
+from apimap.publish.importer.problems import Problem
+from apimap.record import phrases
+from apimap.record.categories import Action, Category, RowKind
+from apimap.record.import_codes import (
     HALF_WIDTH,
     HTML_TAG,
     NO_FINAL_STOP,
     NO_PHRASE,
     RETURN_LABEL,
     UNMAPPED_ROW,
-    Problem,
 )
-from apimap.record import phrases
-from apimap.record.categories import Action, Category, RowKind
 
 _TYPE_WORD = "类型"
 _FINAL_STOP = re.compile(r"\s*[。.]\s*$")

@@ -20,7 +20,11 @@ from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
 from apimap.files.migrate import missing_reason
 from apimap.publish.importer.findings import with_findings
 from apimap.publish.importer.page import read_page
-from apimap.publish.importer.problems import (
+from apimap.publish.importer.problems import Problem
+from apimap.publish.importer.record_data import RecordData, validate_data
+from apimap.publish.importer.table import TableEntry, is_table_page, read_table_page
+from apimap.publish.importer.writer import WriteError, record_text, write_new
+from apimap.record.import_codes import (
     ALIAS_TARGET_MISSING,
     DUPLICATE,
     EXISTS,
@@ -31,12 +35,8 @@ from apimap.publish.importer.problems import (
     TABLE_CONFLICT,
     UNREADABLE,
     UNWRITABLE,
-    Problem,
     Severity,
 )
-from apimap.publish.importer.record_data import RecordData, validate_data
-from apimap.publish.importer.table import TableEntry, is_table_page, read_table_page
-from apimap.publish.importer.writer import WriteError, record_text, write_new
 from apimap.record.model import Record
 from apimap.record.paths import record_path
 from apimap.record.phrases import MISSING_REASON_LABELS

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from apimap.publish.importer.blocks import Heading, Paragraph, Table, scan
 from apimap.publish.importer.category_names import CategoryName, category_name
 from apimap.publish.importer.inline import Link, code_spans, link_or_text, links, prose, strip_tags
-from apimap.publish.importer.problems import BAD_API, UNMAPPED_ROW, Problem
+from apimap.publish.importer.problems import Problem
 from apimap.record.categories import Category, Section
+from apimap.record.import_codes import BAD_API, UNMAPPED_ROW
 
 _ALIAS_OF = re.compile(r"`([^`]+)`\s*的别名")
 _ALIAS_LIST = re.compile(r"[（(]\s*别名\s*[：:](?P<names>[^）)]*)[）)]")

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
-from apimap.publish.importer.problems import REASONS_BY_CODE
-from apimap.publish.importer.problems import Severity as ImportSeverity
+from apimap.record.import_codes import REASONS_BY_CODE
+from apimap.record.import_codes import Severity as ImportSeverity
 
 
 def findings(ctx: RecordContext, losses: bool) -> Iterator[Finding]:
