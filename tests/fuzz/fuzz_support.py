@@ -33,9 +33,9 @@ from apimap.files.validate import validate
 from apimap.files.yamlcomments import Comments
 from apimap.publish.importer.run import run_import
 from apimap.publish.site import views
-from apimap.publish.site.names import api_docname
 from apimap.publish.site.templates import environment
 from apimap.publish.site.templates import render as render_template
+from apimap.record.pages import api_docname, has_page
 from apimap.record.pins import PADDLE_RELEASES
 from apimap.survey.scan.files import SourceFile
 from apimap.survey.scan.resolver import ResolverConfig, scan_file
@@ -375,7 +375,7 @@ def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
                 _ENV, "api.md.j2", api_docname(entry.api), page=views.api_page(entry)
             )
             for entry in entries
-            if views.has_page(entry.record)
+            if has_page(entry.record)
         }
         pages["tables"] = render_template(
             _ENV,

@@ -9,11 +9,11 @@ from apimap.checking.corpus import Entry
 from apimap.publish.importer.inline import unescape
 from apimap.publish.importer.record_data import record_fields
 from apimap.publish.site import views
-from apimap.publish.site.names import api_docname
 from apimap.publish.site.templates import environment, render
 from apimap.record import derived
 from apimap.record.categories import Category, RowKind
 from apimap.record.model import Record
+from apimap.record.pages import api_docname
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from apimap.checking.corpus import load_entries
-from apimap.publish.site.names import api_docname
-from apimap.publish.site.views import has_page
 from apimap.record import derived
 from apimap.record.categories import Category
+from apimap.record.pages import api_docname, has_page
 from conftest import CORPUS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

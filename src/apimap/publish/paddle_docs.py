@@ -32,8 +32,8 @@ from pathlib import Path
 from apimap.checking.corpus import Entry
 from apimap.publish.site import markdown
 from apimap.publish.site.views import ApiPage, CaseView, api_page
-from apimap.record import derived, phrases
-from apimap.record.categories import Category
+from apimap.record import phrases
+from apimap.record.pages import has_page
 
 _TORCH_HEADER = "PyTorch"
 _PADDLE_HEADER = "PaddlePaddle"
@@ -135,15 +135,12 @@ def page_name(api: str) -> str:
     return f"{api}.md"
 
 
-def has_page(entry: Entry) -> bool:
-    """Every record but 功能缺失 has a page."""
-    return derived.category(entry.record) is not Category.MISSING
-
-
 def pages(entries: Iterable[Entry]) -> dict[str, str]:
     """File name -> page text for every record that has a page."""
     return {
-        page_name(e.api): page_text(e) for e in sorted(entries, key=lambda e: e.api) if has_page(e)
+        page_name(e.api): page_text(e)
+        for e in sorted(entries, key=lambda e: e.api)
+        if has_page(e.record)
     }
 
 

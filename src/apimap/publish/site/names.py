@@ -1,7 +1,7 @@
-"""Names shared by the renderer and the Sphinx extension (kept free of heavy imports)."""
+"""Names shared by the renderer and the Sphinx extension (kept free of heavy imports).
 
-API_FOLDER = "api"
-"""Per-API pages live in this folder of the site."""
+The folder and name of the per-API pages are facts of the record: :mod:`apimap.record.pages`.
+"""
 
 CATEGORY_FOLDER = "category"
 """One page per category lives in this folder."""
@@ -17,13 +17,6 @@ INDEX_SCRIPT = "_static/apimap-index.js"
 
 CHART = "coverage.svg"
 """The home page's coverage chart."""
-
-
-def api_docname(api: str) -> str:
-    """``torch.nn.Conv2d`` -> ``api/torch.nn.^Conv2d`` (the record file's case-safe stem)."""
-    from apimap.record.paths import encode_name
-
-    return f"{API_FOLDER}/{encode_name(api)}"
 
 
 def category_docname(category: str) -> str:

@@ -19,12 +19,13 @@ from apimap.publish.site.names import (
     INDEX_SCRIPT,
     REVERSE_DOC,
     TABLES_DOC,
-    api_docname,
     category_docname,
 )
 from apimap.publish.site.rules_page import rule_views
 from apimap.publish.site.templates import environment, render
+from apimap.record import pages
 from apimap.record.categories import Category, Section
+from apimap.record.pages import api_docname, has_page, other_names
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 
 REPO_URL_VARIABLE = "APIMAP_REPO_URL"
@@ -102,7 +103,7 @@ def _api_pages(entries: list[Entry], env: Environment, sources: SiteSources) -> 
     known = ContentCache(cache, salt)
     texts: dict[str, str] = {}
     for entry in entries:
-        if not views.has_page(entry.record):
+        if not has_page(entry.record):
             continue
         key = content_key((entry.key + (entry.stamp.to_json() if entry.stamp else "")).encode())
         docname = api_docname(entry.api)
@@ -119,7 +120,8 @@ def _api_pages(entries: list[Entry], env: Environment, sources: SiteSources) -> 
 def _page_salt(templates: Path) -> str:
     """Changes when the model, a template or the renderer changes."""
     files = sorted(p for p in templates.rglob("*") if p.is_file())
-    return files_salt(files + sorted(Path(__file__).parent.glob("*.py")))
+    renderer = [*sorted(Path(__file__).parent.glob("*.py")), Path(pages.__file__)]
+    return files_salt(files + renderer)
 
 
 def render_site(sources: SiteSources) -> dict[str, bytes]:
@@ -140,8 +142,8 @@ def render_site(sources: SiteSources) -> dict[str, bytes]:
         groups=views.group_counts(entries),
         coverage=coverage,
         records=len(entries),
-        aliases=sum(len(views.other_names(entry.record)) for entry in entries),
-        pages=sum(1 for entry in entries if views.has_page(entry.record)),
+        aliases=sum(len(other_names(entry.record)) for entry in entries),
+        pages=sum(1 for entry in entries if has_page(entry.record)),
         chart=CHART,
         guides=_guides(files),
     )

@@ -25,7 +25,8 @@ from urllib.parse import quote
 from sphinx.application import Sphinx
 from sphinx.search.zh import SearchChinese
 
-from apimap.publish.site.names import API_FOLDER, INDEX_SCRIPT, REVERSE_DOC, TABLES_DOC
+from apimap.publish.site.names import INDEX_SCRIPT, REVERSE_DOC, TABLES_DOC
+from apimap.record.pages import API_FOLDER
 
 FILTER_SCRIPT = "apimap-filter.js"
 LOOKUP_SCRIPT = "apimap-lookup.js"

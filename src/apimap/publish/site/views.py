@@ -18,28 +18,15 @@ from apimap.files.releases import DIFFERENCE_KINDS, difference_kind, kind_label,
 from apimap.files.stamps import ProbeResult, Stamp
 from apimap.publish.site.chart import NamespaceCounts
 from apimap.publish.site.markdown import format_signature
-from apimap.publish.site.names import api_docname
 from apimap.record import derived, phrases, wording
 from apimap.record.categories import GROUP_NAMES, Category, Section
 from apimap.record.model import Case, Record
+from apimap.record.pages import api_docname, has_page, other_names
 from apimap.record.paths import record_path
 from apimap.record.pins import release_key
 
 if TYPE_CHECKING:
     from apimap.survey.coverage.compute import Counts
-
-
-def has_page(record: Record) -> bool:
-    """功能缺失 records appear only in the tables."""
-    return derived.category(record) is not Category.MISSING
-
-
-def other_names(record: Record) -> list[str]:
-    """The record's aliases and its in-place variant: each gets a row in the tables."""
-    names = list(record.torch_aliases)
-    if record.inplace is not None:
-        names.append(record.inplace.torch)
-    return names
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ class Knowledge:
 
 def page_url(api: str, site_url: str = "") -> str:
     """The URL of an API's diff page, below ``site_url`` (relative when that is empty)."""
-    from apimap.publish.site.names import api_docname
+    from apimap.record.pages import api_docname
 
     page = quote(api_docname(api)) + ".html"
     if not site_url:
@@ -85,8 +85,8 @@ def default_mappings() -> Path:
 
 def knowledge_from_entries(entries: Iterable[Entry]) -> Knowledge:
     """The knowledge of records the caller has already loaded (the site does)."""
-    from apimap.publish.site.views import has_page, other_names
     from apimap.record import derived
+    from apimap.record.pages import has_page, other_names
 
     return Knowledge(
         tuple(
