@@ -17,9 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pydantic import ValidationError
+
 from apimap.checking.rules.registry import FILE_PROBLEM_RULES
 from apimap.files import loader
+from apimap.record import derived
 from apimap.record.categories import Category
+from apimap.record.model import ParamRow
 from apimap.record.paths import decode_name
 
 RECORD_SUFFIXES = (".yaml", ".yml")
@@ -192,21 +196,20 @@ def _call_name(call: Any) -> str:
 
 
 def row_facts(row: Any) -> Any:
-    """A row with the values format 2 derives written out: the paddle name of a same-name row
-    and the kind (same or rename) when it is left out."""
+    """A row as written, plus the values the record format derives for it
+    (:func:`apimap.record.derived.filled_row`): the paddle side of a same-name row and the
+    kind, when they are left out. A row that is not a valid row stays as written."""
     if not isinstance(row, dict) or "torch" not in row:
         return row
+    try:
+        filled = derived.filled_row(ParamRow.model_validate(row))
+    except ValidationError:
+        return row
     full = dict(row)
-    if "paddle" not in full and full.get("kind") in (
-        None,
-        "same",
-        "default_diff",
-        "type_diff",
-        "usage_diff",
-    ):
-        full["paddle"] = full["torch"]
+    if "paddle" not in full and filled.paddle is not None:
+        full["paddle"] = filled.paddle
     if "kind" not in full:
-        full["kind"] = "same" if full.get("paddle") == full["torch"] else "rename"
+        full["kind"] = str(filled.kind)
     return full
 
 

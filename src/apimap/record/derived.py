@@ -58,6 +58,15 @@ def row_kind(row: ParamRow) -> RowKind:
     return RowKind.RENAME
 
 
+def filled_row(row: ParamRow) -> ParamRow:
+    """The row with what a record may leave out written in: the paddle side of a same-name
+    row (as the torch side is written) and the kind (:func:`row_kind`)."""
+    update: dict[str, Any] = {"kind": row_kind(row)}
+    if row.paddle is None and row.kind in SAME_NAME_KINDS:
+        update["paddle"] = row.torch
+    return row.model_copy(update=update)
+
+
 def is_class_member(api: str) -> bool:
     """``torch.Tensor.outer``, ``torch.nn.Module.train``: a member of a class (by its name)."""
     parts = api.split(".")
