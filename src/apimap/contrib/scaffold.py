@@ -242,102 +242,99 @@ def _missing(considered: list[str], data: dict[str, Any], unknown: list[str]) ->
         )
 
 
-def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
-    """Read both APIs and infer as much of the record as the libraries allow."""
-    from apimap.verify.aliases import documented_aliases
-    from apimap.verify.apis import api_type_of
+def _resolve(api: str) -> Any:
+    """The installed object of ``api``; raises :class:`ScaffoldError` when there is none."""
     from apimap.verify.libraries import ApiNotFound, resolve
-    from apimap.verify.readers import Unreadable, read
 
     try:
-        torch = resolve(torch_api)
+        return resolve(api)
     except ApiNotFound:
-        raise ScaffoldError(f"已安装的库中没有 `{torch_api}` (no such API)") from None
-    unknown: list[str] = []
-    guessed = paddle_api is None
-    considered: list[str] = []
-    if paddle_api is None:
-        paddle_api, considered = guess_paddle_api(torch_api)
-    elif not API_NAME.match(paddle_api):
-        raise ScaffoldError(f"`{paddle_api}` 不是合法的 API 名称 (invalid API name)")
-    paddle = None
-    if paddle_api is not None:
-        try:
-            paddle = resolve(paddle_api)
-        except ApiNotFound:
-            raise ScaffoldError(f"已安装的库中没有 `{paddle_api}` (no such API)") from None
-    api_type = api_type_of(torch)
-    data: dict[str, Any] = {"torch_api": torch_api}
+        raise ScaffoldError(f"已安装的库中没有 `{api}` (no such API)") from None
+
+
+def _torch_side(draft: Draft, torch: Any, api_type: str) -> list[Any]:
+    """The API type, the name to write and the torch signature; the torch overloads read."""
+    from apimap.verify.readers import Unreadable, read
+
+    torch_api = draft.data["torch_api"]
     if api_type != "function":
-        data["api_type"] = api_type
-    data["zh_name"] = TODO_MARKER
-    unknown.append("中文名称 zh_name：如「二维卷积层」(a short Chinese name)")
-    torch_overloads: list[Any] = []
+        draft.data["api_type"] = api_type
+    draft.data["zh_name"] = TODO_MARKER
+    draft.unknown.append("中文名称 zh_name：如「二维卷积层」(a short Chinese name)")
+    overloads: list[Any] = []
     if api_type not in VALUE_TYPES:
         try:
-            torch_overloads = _preferred(read(torch).overloads)
+            overloads = _preferred(read(torch).overloads)
         except Unreadable:
-            unknown.append("PyTorch 签名：库中读不到 (torch signature unreadable)")
-        texts = [o.text(torch_api) for o in torch_overloads] or [f"{torch_api}({TODO_MARKER})"]
-        data["torch_signature"] = texts[0] if len(texts) == 1 else texts
-    if paddle is None:
-        _missing(considered, data, unknown)
-        data["section"] = str(_section(torch_api))
-        return Draft(data, unknown)
-    if guessed:
-        unknown.append(f"Paddle API：按名称推测为 `{paddle.api}`，请确认 (guessed by name)")
-    data["paddle_api"] = paddle.api
-    paddle_params: list[_Param] = []
-    aliases: dict[str, str] = {}
+            draft.unknown.append("PyTorch 签名：库中读不到 (torch signature unreadable)")
+        texts = [o.text(torch_api) for o in overloads] or [f"{torch_api}({TODO_MARKER})"]
+        draft.data["torch_signature"] = texts[0] if len(texts) == 1 else texts
+    return overloads
+
+
+@dataclass
+class _PaddleSide:
+    """What the paddle signature tells the rows: its parameters, the aliases it accepts and
+    the namespaces its defaults are read in."""
+
+    params: list[_Param] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)
     namespaces: Any = ()
-    if api_type not in VALUE_TYPES:
-        try:
-            actual = read(paddle)
-            paddle_overload = actual.overloads[0]
-        except Unreadable:
-            raise ScaffoldError(
-                f"读不到 `{paddle.api}` 的签名 (paddle signature unreadable)"
-            ) from None
-        namespaces = actual.namespaces
-        data["paddle_signature"] = paddle_overload.text(paddle.api)
-        paddle_params = [p for p in _params([paddle_overload]) if p.name != "name"]
-        if api_type == "method" and not paddle.owner_is_class and paddle_params:
-            data["self_param"] = paddle_params[0].spelled
-            paddle_params = paddle_params[1:]
-        paddle_names = {p.spelled for p in paddle_params}
-        aliases = {
-            alias: target
-            for alias, target in documented_aliases(getattr(paddle.obj, "__doc__", None)).items()
-            if target in paddle_names and alias not in paddle_names
-        }
-        if aliases:
-            data["paddle_accepts"] = aliases
-        inplace = _inplace(torch_api, paddle.api)
-        if inplace:
-            data["inplace"] = inplace
-            unknown.append(
-                "inplace：请确认原位版本与本 API 映射方式相同 (check the in-place variant)"
-            )
-    torch_params = _params(torch_overloads)
-    rows = pair_rows(torch_params, paddle_params, aliases, namespaces)
+
+
+def _paddle_side(draft: Draft, paddle: Any, api_type: str) -> _PaddleSide:
+    """The paddle signature, ``self_param``, ``paddle_accepts`` and ``inplace``."""
+    from apimap.verify.aliases import documented_aliases
+    from apimap.verify.readers import Unreadable, read
+
+    side = _PaddleSide()
+    if api_type in VALUE_TYPES:
+        return side
+    try:
+        actual = read(paddle)
+        overload = actual.overloads[0]
+    except Unreadable:
+        raise ScaffoldError(f"读不到 `{paddle.api}` 的签名 (paddle signature unreadable)") from None
+    side.namespaces = actual.namespaces
+    draft.data["paddle_signature"] = overload.text(paddle.api)
+    side.params = [p for p in _params([overload]) if p.name != "name"]
+    if api_type == "method" and not paddle.owner_is_class and side.params:
+        draft.data["self_param"] = side.params[0].spelled
+        side.params = side.params[1:]
+    names = {p.spelled for p in side.params}
+    side.aliases = {
+        alias: target
+        for alias, target in documented_aliases(getattr(paddle.obj, "__doc__", None)).items()
+        if target in names and alias not in names
+    }
+    if side.aliases:
+        draft.data["paddle_accepts"] = side.aliases
+    inplace = _inplace(draft.data["torch_api"], paddle.api)
+    if inplace:
+        draft.data["inplace"] = inplace
+        draft.unknown.append(
+            "inplace：请确认原位版本与本 API 映射方式相同 (check the in-place variant)"
+        )
+    return side
+
+
+def _category(data: dict[str, Any], paddle_api: str, rows: list[dict[str, Any]]) -> Category:
+    """The category the rows imply, unless the APIs' names say context change or other package
+    (which then writes ``paddle_package``)."""
     category = computed_category([RowKind(row["kind"]) for row in rows])
-    if torch_api.startswith(TORCH_FAMILIES) and paddle.api.startswith(PADDLE_CONTEXT_OBJECTS):
+    if data["torch_api"].startswith(TORCH_FAMILIES) and paddle_api.startswith(
+        PADDLE_CONTEXT_OBJECTS
+    ):
         category = Category.CONTEXT_CHANGE
-    package = paddle.api.split(".", 1)[0]
+    package = paddle_api.split(".", 1)[0]
     if package != "paddle":
         data["paddle_package"] = package
         category = Category.OTHER_PACKAGE
-    data["category"] = str(category)
-    data["section"] = str(_section(torch_api))
-    if rows:
-        data["params"] = rows
-    call = _call_draft(torch_api, api_type, torch_params)
-    if call is not None and category.computable:
-        data["calls"] = [call]
-        unknown.append(
-            "calls：写出输入（NumPy 表达式）；调用应覆盖每个参数行 "
-            "(give the call inputs; calls should exercise every row)"
-        )
+    return category
+
+
+def _examples(category: Category, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Example skeletons: one per torch-only row, and a whole-API one where the category needs it."""
     examples = [
         {"param": row["torch"], "cases": [{"torch": TODO_MARKER, "paddle": TODO_MARKER}]}
         for row in rows
@@ -345,21 +342,67 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     ]
     if category in {Category.COMPOSITE, Category.CONTEXT_CHANGE}:
         examples.insert(0, {"cases": [{"torch": TODO_MARKER, "paddle": TODO_MARKER}]})
-    if examples:
-        data["examples"] = examples
-    data = minimal(data)
-    unknown += [
+    return examples
+
+
+def _still_to_decide(category: Category, section: str, rows: list[dict[str, Any]]) -> list[str]:
+    """What a person must still decide about a draft with a counterpart."""
+    unknown = [
         "参数含义 desc：每行都需要填写 (every row's meaning)",
         f"分类：由参数推断为 `{category}`，类型或用法不一致（type_diff、usage_diff）需人工判断，"
         "apimap verify 的探测会报告行为差异 (category inferred from names and defaults only)",
-        f"映射表类别 section：推测为「{data['section']}」(section guessed)",
+        f"映射表类别 section：推测为「{section}」(section guessed)",
     ]
     if any(row["kind"] == RowKind.TORCH_ONLY for row in rows):
         unknown.append(
             "torch_only 行的 action 与转写示例：选择 rewrite / none / delete 并写示例 "
             "(choose each torch-only row's action, write the examples)"
         )
-    return Draft(data, unknown)
+    return unknown
+
+
+def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
+    """Read both APIs and infer as much of the record as the libraries allow."""
+    from apimap.verify.apis import api_type_of
+
+    torch = _resolve(torch_api)
+    guessed = paddle_api is None
+    considered: list[str] = []
+    if paddle_api is None:
+        paddle_api, considered = guess_paddle_api(torch_api)
+    elif not API_NAME.match(paddle_api):
+        raise ScaffoldError(f"`{paddle_api}` 不是合法的 API 名称 (invalid API name)")
+    paddle = None if paddle_api is None else _resolve(paddle_api)
+    api_type = api_type_of(torch)
+    draft = Draft({"torch_api": torch_api})
+    torch_overloads = _torch_side(draft, torch, api_type)
+    if paddle is None:
+        _missing(considered, draft.data, draft.unknown)
+        draft.data["section"] = str(_section(torch_api))
+        return draft
+    if guessed:
+        draft.unknown.append(f"Paddle API：按名称推测为 `{paddle.api}`，请确认 (guessed by name)")
+    draft.data["paddle_api"] = paddle.api
+    paddle_side = _paddle_side(draft, paddle, api_type)
+    torch_params = _params(torch_overloads)
+    rows = pair_rows(torch_params, paddle_side.params, paddle_side.aliases, paddle_side.namespaces)
+    category = _category(draft.data, paddle.api, rows)
+    draft.data["category"] = str(category)
+    draft.data["section"] = str(_section(torch_api))
+    if rows:
+        draft.data["params"] = rows
+    call = _call_draft(torch_api, api_type, torch_params)
+    if call is not None and category.computable:
+        draft.data["calls"] = [call]
+        draft.unknown.append(
+            "calls：写出输入（NumPy 表达式）；调用应覆盖每个参数行 "
+            "(give the call inputs; calls should exercise every row)"
+        )
+    examples = _examples(category, rows)
+    if examples:
+        draft.data["examples"] = examples
+    data = minimal(draft.data)
+    return Draft(data, draft.unknown + _still_to_decide(category, data["section"], rows))
 
 
 def write_draft(mappings: Path, torch_api: str, paddle_api: str | None) -> tuple[Path, Draft]:
