@@ -102,6 +102,16 @@ def test_usage_errors_exit_two(corpus: Path, capsys: pytest.CaptureFixture[str])
     assert main([]) == 2
 
 
+@pytest.mark.parametrize("command", ["check", "fmt", "verify", "scan", "import"])
+@pytest.mark.parametrize("given", ["", "no/such/path"])
+def test_every_command_refuses_a_path_that_does_not_exist(
+    command: str, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an empty argument would silently mean the working folder
+    assert main([command, given]) == 2
+    assert f"apimap {command}: 路径不存在 (no such path): {given!r}" in capsys.readouterr().err
+
+
 def test_allowlist_accepts_and_goes_stale(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (corpus / "allowlist.yaml").write_text(
         "exceptions:\n  - code: AM240\n    api: torch.abs\n    reason: 待迁移。\n", encoding="utf-8"

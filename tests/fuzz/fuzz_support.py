@@ -24,7 +24,7 @@ from typing import Any
 from apimap.checking.corpus import Entry
 from apimap.checking.fix import fix_text
 from apimap.checking.rules.registry import RECORD_RULES
-from apimap.checking.runner import check_source, relative_to_mappings
+from apimap.checking.runner import check_source
 from apimap.files import loader
 from apimap.files.canonical import NotFormattable, format_text
 from apimap.files.emit import render
@@ -36,6 +36,7 @@ from apimap.publish.site import views
 from apimap.publish.site.templates import environment
 from apimap.publish.site.templates import render as render_template
 from apimap.record.pages import api_docname, has_page
+from apimap.record.paths import relative_to_mappings
 from apimap.record.pins import PADDLE_RELEASES
 from apimap.survey.scan.files import SourceFile
 from apimap.survey.scan.resolver import ResolverConfig, scan_file

@@ -18,13 +18,14 @@ from typing import Any
 from apimap.checking.context import RecordContext
 from apimap.checking.rules.base import Edit
 from apimap.checking.rules.registry import FIXABLE_RULES
-from apimap.checking.runner import iter_record_files, refusal, relative_to_mappings
+from apimap.checking.runner import iter_record_files, refusal
 from apimap.files import loader
 from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, render_checked
 from apimap.files.migrate import is_format_one, migrate
 from apimap.files.validate import validate
 from apimap.record.location import Path as DataPath
+from apimap.record.paths import relative_to_mappings
 
 MAX_ROUNDS = 4
 """Fixes settle in one or two rounds; the bound keeps a pathological record from looping."""

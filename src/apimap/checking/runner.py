@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath, PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from apimap.checking.allowlist import Allowlist, apply_allowlist
 from apimap.checking.context import CorpusContext, RecordContext, RecordSummary
@@ -30,8 +30,7 @@ from apimap.files.canonical import NotFormattable
 from apimap.files.stamps import stamp_file
 from apimap.files.validate import validate
 from apimap.record.location import Loc
-
-MAPPINGS_DIR = "mappings"
+from apimap.record.paths import relative_to_mappings
 
 
 @dataclass
@@ -57,15 +56,6 @@ class CheckResult:
     def figures(self) -> dict[str, object]:
         """What the run measured besides the diagnostics (for the JSON report)."""
         return {"cached": self.cached}
-
-
-def relative_to_mappings(path: PurePath) -> PurePosixPath | None:
-    """The part of ``path`` below its nearest ``mappings`` folder."""
-    parts = path.parts
-    for index in range(len(parts) - 2, -1, -1):
-        if parts[index] == MAPPINGS_DIR:
-            return PurePosixPath(*parts[index + 1 :])
-    return None
 
 
 def refusal(refused: NotFormattable) -> str:

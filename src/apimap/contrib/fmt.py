@@ -6,14 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apimap.checking.runner import (
-    RECORD_SUFFIXES,
-    iter_record_files,
-    refusal,
-    relative_to_mappings,
-)
+from apimap.checking.runner import RECORD_SUFFIXES, iter_record_files, refusal
 from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, format_source
+from apimap.record.paths import relative_to_mappings
 
 
 @dataclass

@@ -27,7 +27,6 @@ from apimap.checking.rules.catalog.am205_context_change import (
     PADDLE_CONTEXT_OBJECTS,
     TORCH_FAMILIES,
 )
-from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
@@ -35,6 +34,7 @@ from apimap.files.migrate import minimal
 from apimap.files.yamlcomments import Comments
 from apimap.record.categories import Category, RowKind, Section, computed_category
 from apimap.record.paths import API_NAME, record_path
+from apimap.record.phrases import TODO_MARKER
 from apimap.record.signature import ParamKind
 
 CONVENTIONAL_RENAMES = {

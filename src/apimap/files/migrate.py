@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from apimap.record.links import default_paddle_url, default_torch_url
+from apimap.record.phrases import TODO_MARKER
 from apimap.record.signature import SignatureError, parse_signature
 
-TODO = "TODO"
 _RENAMED = {"aliases": "torch_aliases", "paddle_param_aliases": "paddle_accepts"}
 _V1_KEYS = {"aliases", "paddle_param_aliases", "paddle_skip_first", "verified", "reason"}
 
@@ -45,7 +45,7 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
             out[_RENAMED[key]] = value
         elif key == "paddle_skip_first":
             if value is True:
-                out["self_param"] = _first_paddle_param(data) or TODO
+                out["self_param"] = _first_paddle_param(data) or TODO_MARKER
         elif key == "verified":
             continue
         elif key == "reason":
@@ -61,7 +61,7 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
             out[key] = value
     _drop_default_links(out)
     if "zh_name" not in out:
-        out["zh_name"] = TODO
+        out["zh_name"] = TODO_MARKER
     api_type = _api_type(out)
     if api_type is not None and "api_type" not in out:
         out["api_type"] = api_type
@@ -102,7 +102,7 @@ def _case(case: Any) -> Any:
         return case
     out = {key: value for key, value in case.items() if key != "no_value_compare"}
     outputs = case.get("outputs")
-    names = outputs if isinstance(outputs, list) and outputs else [TODO]
+    names = outputs if isinstance(outputs, list) and outputs else [TODO_MARKER]
     out["shape_only"] = {name: "random" for name in names}
     return out
 

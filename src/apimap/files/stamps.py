@@ -33,9 +33,9 @@ from pydantic import BaseModel
 
 from apimap.record.derived import fields_of
 from apimap.record.model import Record, TextRole
+from apimap.record.paths import relative_to_mappings
 
 STAMPS_DIR = "stamps"
-MAPPINGS_DIR = "mappings"
 STAMP_SUFFIX = ".json"
 FORMAT = 1
 VERIFIER_VERSION = 2
@@ -84,13 +84,11 @@ def stamp_relpath(record_relpath: PurePosixPath) -> PurePosixPath:
 def stamp_file(record_file: Path) -> Path | None:
     """Where the stamp of a record below a ``mappings/`` folder lives; ``None`` elsewhere."""
     resolved = record_file.absolute()
-    parts = resolved.parts
-    for index in range(len(parts) - 2, -1, -1):
-        if parts[index] == MAPPINGS_DIR:
-            root = Path(*parts[:index])
-            below = PurePosixPath(*parts[index + 1 :])
-            return root / STAMPS_DIR / stamp_relpath(below)
-    return None
+    below = relative_to_mappings(resolved)
+    if below is None:
+        return None
+    root = Path(*resolved.parts[: len(resolved.parts) - len(below.parts) - 1])
+    return root / STAMPS_DIR / stamp_relpath(below)
 
 
 @dataclass(frozen=True)

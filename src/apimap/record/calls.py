@@ -88,15 +88,6 @@ class Derived:
         return ast.unparse(self.paddle_tree)
 
 
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
-
-
 def _is_member(record: Record) -> bool:
     return record.api_type in {ApiType.METHOD, ApiType.ATTRIBUTE}
 
@@ -138,7 +129,7 @@ def other_torch_names(record: Record, tree: ast.Module) -> Iterator[tuple[str, i
     inside: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
-            name = _dotted(node)
+            name = pycode.dotted_name(node)
             if name is not None and name.startswith("torch.") and id(node) not in inside:
                 for child in ast.walk(node):
                     inside.add(id(child))
@@ -228,7 +219,7 @@ def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:
 
         def visit_Call(self, node: ast.Call) -> ast.expr:
             self.generic_visit(node)
-            if _dotted(node.func) not in full:
+            if pycode.dotted_name(node.func) not in full:
                 return node
             self.index += 1
             return ast.Call(ast.Name(LAYER_HOOK, ast.Load()), [node, ast.Constant(self.index)], [])
@@ -283,10 +274,12 @@ class _Translator(ast.NodeTransformer):
     def _variant(self, node: ast.expr) -> tuple[str, ast.expr | None] | None:
         if not isinstance(node, ast.Attribute):
             return None
-        name = _dotted(node)
+        name = pycode.dotted_name(node)
         if name in self.full:
             return self.full[name], None
-        if node.attr in self.members and not (_dotted(node.value) or "").startswith("torch"):
+        if node.attr in self.members and not (pycode.dotted_name(node.value) or "").startswith(
+            "torch"
+        ):
             return self.members[node.attr], node.value
         return None
 
@@ -313,8 +306,10 @@ class _Translator(ast.NodeTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         found = self._variant(node)
         if found is None:
-            if _dotted(node) is not None and (_dotted(node) or "").startswith("torch."):
-                dtype = (_dotted(node) or "").removeprefix("torch.")
+            if pycode.dotted_name(node) is not None and (pycode.dotted_name(node) or "").startswith(
+                "torch."
+            ):
+                dtype = (pycode.dotted_name(node) or "").removeprefix("torch.")
                 if dtype in DTYPES:
                     return _name_node(f"paddle.{DTYPES[dtype]}")
             self.generic_visit(node)
@@ -699,8 +694,11 @@ def positional_form(record: Record, code: str) -> str | None:
             self.generic_visit(node)
             func = node.func
             is_use = isinstance(func, ast.Attribute) and (
-                _dotted(func) in full
-                or (func.attr in members and not (_dotted(func.value) or "").startswith("torch"))
+                pycode.dotted_name(func) in full
+                or (
+                    func.attr in members
+                    and not (pycode.dotted_name(func.value) or "").startswith("torch")
+                )
             )
             if not is_use:
                 return node
@@ -783,8 +781,11 @@ def scalar_forms(record: Record, code: str, arrays: set[str]) -> list[tuple[str,
             continue
         func = node.func
         if not (
-            _dotted(func) in full
-            or (func.attr in members and not (_dotted(func.value) or "").startswith("torch"))
+            pycode.dotted_name(func) in full
+            or (
+                func.attr in members
+                and not (pycode.dotted_name(func.value) or "").startswith("torch")
+            )
         ):
             continue
         try:

@@ -47,15 +47,6 @@ def value_of(text: str) -> Any:
         raise ValueError(text) from None
 
 
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
-
-
 def _value(node: ast.expr) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
@@ -72,14 +63,14 @@ def _value(node: ast.expr) -> Any:
         return _BINARY[type(node.op)](left, right)
     if isinstance(node, ast.Tuple | ast.List):
         return tuple(_value(item) for item in node.elts)
-    if isinstance(node, ast.Call) and _dotted(node.func) in _SIZES and not node.keywords:
+    if isinstance(node, ast.Call) and pycode.dotted_name(node.func) in _SIZES and not node.keywords:
         if not node.args:
             return ()
         inner = _value(node.args[0])
         if len(node.args) == 1 and isinstance(inner, tuple):
             return inner
         raise _Unknown
-    name = _dotted(node)
+    name = pycode.dotted_name(node)
     if name is not None:
         for prefix in _DTYPE_PREFIXES:
             if name.startswith(prefix):

@@ -174,12 +174,6 @@ def _types_in(annotation: Any) -> list[Any]:
     return found
 
 
-def fields_with_role(model: type[BaseModel], role: TextRole) -> frozenset[str]:
-    """Names of ``model``'s fields that hold text of ``role``."""
-    roles, _ = fields_of(model)
-    return frozenset(name for name, found in roles.items() if found is role)
-
-
 def parse(text: str | None) -> Signature | None:
     """A recorded signature, parsed; ``None`` when absent or malformed (rules report those)."""
     if text is None:

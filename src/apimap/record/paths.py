@@ -12,9 +12,11 @@ Folders mirror the namespace in lower case.
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
+from pathlib import PurePath, PurePosixPath
 
 RECORD_SUFFIX = ".yaml"
+MAPPINGS_DIR = "mappings"
+"""The folder that holds the records; a file is a record only below one."""
 _UPPER = re.compile(r"([A-Z])")
 _ENCODED_UPPER = re.compile(r"\^([A-Z])")
 API_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
@@ -34,3 +36,12 @@ def record_path(api: str) -> PurePosixPath:
     """Path of the record for ``api``, relative to the ``mappings/`` folder."""
     namespace = api.split(".")[:-1]
     return PurePosixPath(*(part.lower() for part in namespace), encode_name(api) + RECORD_SUFFIX)
+
+
+def relative_to_mappings(path: PurePath) -> PurePosixPath | None:
+    """The part of ``path`` below its nearest ``mappings`` folder (``None`` outside one)."""
+    parts = path.parts
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] == MAPPINGS_DIR:
+            return PurePosixPath(*parts[index + 1 :])
+    return None

@@ -180,3 +180,7 @@ GENERATED_PHRASES: tuple[str, ...] = (
 
 SUMMARY_PHRASES: tuple[str, ...] = ("组合替代实现：", ACTION_PHRASES["none"])
 """Sentences the page adds after a summary: never typed into it."""
+
+TODO_MARKER = "TODO"
+"""What a draft (``apimap new``, ``apimap import``, a migrated record) writes where only a person
+can decide; a record that still holds it fails ``apimap check`` (AM702)."""

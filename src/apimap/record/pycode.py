@@ -63,6 +63,16 @@ def parse_module(source: str) -> ast.Module:
     return tree
 
 
+def dotted_name(node: ast.expr) -> str | None:
+    """``a.b.c`` for a name or a chain of attributes on a name; ``None`` for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = dotted_name(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
 def parse_expression(source: str) -> ast.expr:
     """``source`` as one expression (see :func:`parse`)."""
     tree = parse(source, "eval")

@@ -23,14 +23,6 @@ def _escape(match: re.Match[str]) -> str:
     return _SHORT.get(char) or f"\\u{ord(char):04x}"
 
 
-_REFUSED = re.compile(f"[\x00{REFUSED_CHARACTERS}]")
-
-
-def escape_refused(text: str) -> str:
-    """``text`` with the characters a record file may not hold raw as visible escapes."""
-    return _REFUSED.sub(_escape, text)
-
-
 def one_line(text: str) -> str:
     """``text`` on one line, with breaks, control and bidirectional characters as escapes."""
     return _NOT_IN_A_LINE.sub(_escape, text)

@@ -27,8 +27,6 @@ from apimap.verify.libraries import ApiNotFound, Resolved, resolve
 from apimap.verify.protocol import Issue
 from apimap.verify.readers import ApiSignatures, Unreadable, read
 
-_MEMBER_TYPES = {"method", "attribute"}
-
 
 def api_type_of(resolved: Resolved) -> str:
     """What the object is: function, class, context_manager, method, attribute or constant."""

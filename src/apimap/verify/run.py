@@ -35,12 +35,7 @@ from apimap.checking.rules.catalog.am701_stamp import RULE as STAMP
 from apimap.checking.rules.catalog.am703_partial_stamp import RULE as PARTIAL_STAMP
 from apimap.checking.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
 from apimap.checking.rules.registry import RECORD_RULES
-from apimap.checking.runner import (
-    CheckResult,
-    check_source,
-    iter_record_files,
-    relative_to_mappings,
-)
+from apimap.checking.runner import CheckResult, check_source, iter_record_files
 from apimap.files import loader
 from apimap.files.stamps import (
     VERIFIER_VERSION,
@@ -56,6 +51,7 @@ from apimap.files.validate import validate
 from apimap.record import derived
 from apimap.record.location import Path as DataPath
 from apimap.record.model import Record
+from apimap.record.paths import relative_to_mappings
 from apimap.record.pins import pins_for
 from apimap.verify.environments import (
     MAIN_PADDLE,

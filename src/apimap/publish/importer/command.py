@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from apimap.publish.importer.report import write_json, write_text
 from apimap.publish.importer.run import Outcome, run_import
@@ -22,10 +23,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Import, print the report; exit 1 when a page or row failed."""
-    sources = [Path(source) for source in args.sources]
-    missing = [str(path) for path in sources if not path.exists()]
-    if missing:
-        print(f"apimap import: 路径不存在 (no such path): {', '.join(missing)}", file=sys.stderr)
+    sources = existing_paths("import", args.sources)
+    if sources is None:
         return EXIT_USAGE
     out = Path(args.out)
     result = run_import(sources, out, force=args.force)

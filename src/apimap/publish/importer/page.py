@@ -20,7 +20,6 @@ from typing import Any
 
 import yaml
 
-from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
 from apimap.publish.importer import deviations, patterns
 from apimap.publish.importer.blocks import (
     Block,
@@ -73,6 +72,7 @@ from apimap.record.import_codes import (
 )
 from apimap.record.model import Record
 from apimap.record.paths import API_NAME
+from apimap.record.phrases import TODO_MARKER
 
 _TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
 _API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")

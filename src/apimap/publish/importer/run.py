@@ -16,7 +16,6 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from apimap.checking.rules.catalog.am702_todo import TODO_MARKER
 from apimap.files.migrate import missing_reason
 from apimap.publish.importer.findings import with_findings
 from apimap.publish.importer.page import read_page
@@ -39,7 +38,7 @@ from apimap.record.import_codes import (
 )
 from apimap.record.model import Record
 from apimap.record.paths import record_path
-from apimap.record.phrases import MISSING_REASON_LABELS
+from apimap.record.phrases import MISSING_REASON_LABELS, TODO_MARKER
 
 PAGE_SUFFIX = ".md"
 

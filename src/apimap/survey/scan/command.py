@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 
 FORMATS = ("text", "markdown", "json", "html")
@@ -89,10 +90,8 @@ def run_command(args: argparse.Namespace) -> int:
     from apimap.survey.scan.write_text import write_text
     from apimap.survey.surface.table import load_surface
 
-    paths = [Path(p) for p in args.paths]
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        print(f"apimap scan: 路径不存在 (no such path): {', '.join(missing)}", file=sys.stderr)
+    paths = existing_paths("scan", args.paths)
+    if paths is None:
         return EXIT_USAGE
     if args.jobs is not None and args.jobs < 1:
         print("apimap scan: --jobs 至少为 1 (at least 1)", file=sys.stderr)

@@ -9,8 +9,8 @@ from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
 from apimap.checking.rules.text import strings
+from apimap.record.phrases import TODO_MARKER
 
-TODO_MARKER = "TODO"
 _TODO = re.compile(rf"\b{TODO_MARKER}\b")
 
 
