@@ -53,11 +53,11 @@ $(VISION_STAMP): $(VISION_LOCKED_STAMP) pyproject.toml
 	$(VISION_VENV)/bin/python $(PIP_APIMAP)
 	touch $(VISION_STAMP)
 
-# Regenerate every lock from pyproject.toml's ranges and src/apimap/pins.py (the newest versions
+# Regenerate every lock from pyproject.toml's ranges and src/apimap/record/pins.py (the newest versions
 # they allow; the older paddle releases' locks included). Review `git diff locks/`, run
 # `make test` (it reinstalls from the new locks) and commit them.
 lock: $(CORE_STAMP)
-	$(PY) -m apimap.lockgen
+	$(PY) -m apimap.contrib.lockgen
 
 # Check every record and build the site; needs neither torch nor paddle.
 main: $(CORE_STAMP)

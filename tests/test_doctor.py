@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from apimap import doctor
-from apimap.doctor import (
+from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS
+from apimap.files.stamps import VERIFIER_VERSION
+from apimap.verify import doctor
+from apimap.verify.doctor import (
     RECORD_FORMAT,
     Checked,
     installed,
@@ -20,8 +22,6 @@ from apimap.doctor import (
     release_environments,
     site_packages,
 )
-from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS
-from apimap.stamps import VERIFIER_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 HASH = "ab" * 32
@@ -187,7 +187,7 @@ def test_the_command_imports_neither_torch_nor_paddle() -> None:
 
 
 def test_the_record_format_is_the_one_the_model_and_the_readme_name() -> None:
-    model = (ROOT / "src" / "apimap" / "model.py").read_text(encoding="utf-8")
+    model = (ROOT / "src" / "apimap" / "record" / "model.py").read_text(encoding="utf-8")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"(record format {RECORD_FORMAT})" in model.splitlines()[0]
     assert f"## 记录 / Records (record format {RECORD_FORMAT})" in readme

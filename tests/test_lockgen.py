@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from apimap import lockgen
-from apimap.lockgen import Resolved, ResolveError, Spec, render, resolve, write
-from apimap.locks import Locked, parse_lock
+from apimap.contrib import lockgen
+from apimap.contrib.lockgen import Resolved, ResolveError, Spec, render, resolve, write
+from apimap.files.locks import Locked, parse_lock
 
 ROOT = Path(__file__).resolve().parent.parent
 ENVIRONMENT = {

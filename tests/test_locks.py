@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from apimap.lockgen import CPU_TORCH, Spec, specs
-from apimap.locks import (
+from apimap.contrib.lockgen import CPU_TORCH, Resolved, Spec, render, specs
+from apimap.files.locks import (
     MAIN_LOCK,
     TOOLS_LOCK,
     VERIFY_LOCK,
@@ -23,7 +23,7 @@ from apimap.locks import (
     read_lock,
     release_lock_name,
 )
-from apimap.pins import (
+from apimap.record.pins import (
     DATASET_PINS,
     PACKAGE_PINS,
     PADDLE_RELEASES,
@@ -79,6 +79,15 @@ def test_every_lock_satisfies_its_ranges_and_is_for_cpython_311_on_linux(spec: S
     for other in spec.constrained_by:  # the same version and file wherever two locks meet
         shared = locked.keys() & _lock(other).keys()
         assert all(locked[name] == _lock(other)[name] for name in shared), other
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.name)
+def test_every_lock_is_written_as_make_lock_writes_it(spec: Spec) -> None:
+    """No hand edits: the file is what the generator writes for the packages it lists."""
+    text = lock_path(ROOT, spec.name).read_text(encoding="utf-8")
+    packages = list(parse_lock(text).values())
+    assert packages == sorted(packages, key=lambda package: package.name)
+    assert render(spec, Resolved(packages, MARKERS)) == text
 
 
 def test_the_requirements_come_from_pyproject() -> None:

@@ -21,8 +21,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from apimap.locks import TOOLS_LOCK, lock_path, release_lock_name
-from apimap.pins import (
+from apimap.files.locks import TOOLS_LOCK, lock_path, release_lock_name
+from apimap.record.pins import (
     DATASET_PINS,
     PADDLE_RELEASES,
     PADDLE_VERSION,

@@ -24,9 +24,9 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
-from apimap import derived
-from apimap.categories import ApiType, RowKind
-from apimap.model import Record
+from apimap.record import derived
+from apimap.record.categories import ApiType, RowKind
+from apimap.record.model import Record
 
 DTYPES = (
     "float16",
