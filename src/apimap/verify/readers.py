@@ -20,7 +20,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from apimap.record.signature import ParamKind, SignatureError, parse_signature, spelling
+from apimap.record.signature import (
+    ParamKind,
+    SignatureError,
+    parse_signature,
+    spelling,
+    split_parameters,
+)
 from apimap.verify import stubs
 from apimap.verify.defaults import Default, Namespaces, display, evaluate
 from apimap.verify.libraries import Resolved
@@ -237,25 +243,13 @@ def docstring_signature_lines(doc: str) -> Iterator[str]:
         entry = ""
 
 
-def _split_top_level(text: str) -> list[str]:
-    parts, depth, current = [], 0, ""
-    for char in text:
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-            continue
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(char, 0)
-        current += char
-    return [*parts, current]
-
-
 def without_leading_defaults(params: str) -> str:
     """``(start=0, end, step=1)`` -> ``(start, end, step=1)``.
 
     Docstrings write defaults Python cannot express: a defaulted parameter before
     a required one. Such defaults are dropped; the parameters stay.
     """
-    parts = [part.strip() for part in _split_top_level(params[1:-1])]
+    parts = split_parameters(params[1:-1])
     positional_end = next((i for i, part in enumerate(parts) if part.startswith("*")), len(parts))
     required = [i for i in range(positional_end) if "=" not in parts[i]]
     last_required = required[-1] if required else -1
