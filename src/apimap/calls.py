@@ -801,3 +801,253 @@ def scalar_forms(record: Record, code: str, arrays: set[str]) -> list[tuple[str,
                 value.id = original
                 found.append((kind, param, text))
     return found
+
+
+# --- parameters the call leaves at their defaults (probes) ------------------------------------
+
+NOT_VARIED = frozenset(
+    {
+        "out",
+        "dtype",
+        "device",
+        "layout",
+        "pin_memory",
+        "requires_grad",
+        "memory_format",
+        "generator",
+        "name",
+        "non_blocking",
+        "foreach",
+        "fused",
+        "capturable",
+        "differentiable",
+        "verbose",
+    }
+)
+"""Parameters whose other values change where or how the work is done, not what it computes
+(or that need a device this machine lacks): the probes leave them alone."""
+
+MODE_VALUES: dict[str, tuple[str, ...]] = {
+    "reduction": ("none", "mean", "sum"),
+    "padding_mode": ("zeros", "reflect", "replicate", "circular"),
+    "mode": (
+        "nearest",
+        "linear",
+        "bilinear",
+        "bicubic",
+        "trilinear",
+        "area",
+        "nearest-exact",
+        "constant",
+        "reflect",
+        "replicate",
+        "circular",
+        "zeros",
+        "border",
+        "reflection",
+        "fan_in",
+        "fan_out",
+        "max",
+        "mean",
+        "sum",
+    ),
+    "approximate": ("none", "tanh"),
+    "nonlinearity": ("tanh", "relu", "linear", "sigmoid", "leaky_relu"),
+    "norm": ("backward", "ortho", "forward"),
+    "rounding_mode": ("trunc", "floor"),
+    "side": ("left", "right"),
+    "interpolation": ("linear", "lower", "higher", "midpoint", "nearest"),
+    "padding": ("same", "valid"),
+    "anneal_strategy": ("cos", "linear"),
+    "threshold_mode": ("rel", "abs"),
+    "scale_mode": ("cycle", "iterations"),
+}
+"""The documented values of common mode parameters (torch rejects the ones an API lacks, and a
+probe torch rejects tells nothing)."""
+
+
+def _other_value(param: Param) -> tuple[str, list[ast.Constant]] | None:
+    """The probe family and the values other than the default for one parameter: a flipped
+    boolean, another number, or the other documented modes; ``None`` when none is known."""
+    if param.default is None or param.name in NOT_VARIED:
+        return None
+    try:
+        default = ast.literal_eval(pycode.parse_expression(param.default))
+    except (SyntaxError, ValueError):
+        return None
+    if isinstance(default, bool):
+        return "flag", [ast.Constant(not default)]
+    if isinstance(default, int):
+        other = {-1: 2, 0: 1, 1: 2}.get(default, default + 1)
+        return "value", [ast.Constant(other)]
+    if isinstance(default, float):
+        return "value", [ast.Constant(0.25 if default == 0 else default * 0.5)]
+    if isinstance(default, str) and param.name in MODE_VALUES:
+        others = [value for value in MODE_VALUES[param.name] if value != default]
+        return "mode", [ast.Constant(value) for value in others]
+    return None
+
+
+def _uses(record: Record, tree: ast.Module) -> list[ast.Call]:
+    """The calls of the record's API (or its aliases, its in-place variant) in ``tree``."""
+    full = _full_names(record)
+    members = _member_names(record) if _is_member(record) else {}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        func = node.func
+        if _dotted(func) in full or (
+            func.attr in members and not (_dotted(func.value) or "").startswith("torch")
+        ):
+            found.append(node)
+    return found
+
+
+def parameter_forms(record: Record, code: str) -> list[tuple[str, str]]:
+    """``(probe id, code)`` for each parameter the first use of the API leaves at its default,
+    set by keyword to each other value :func:`_other_value` knows."""
+    tree = parse_call(code)
+    uses = _uses(record, tree)
+    if not uses:
+        return []
+    node = uses[0]
+    try:
+        bound = bind(record, node)
+    except CallError:
+        return []
+    found: list[tuple[str, str]] = []
+    for param in bound.signature.params:
+        if param.spelled in bound.values or param.kind in {
+            ParamKind.VAR_POSITIONAL,
+            ParamKind.VAR_KEYWORD,
+        }:
+            continue
+        other = _other_value(param)
+        if other is None:
+            continue
+        family, values = other
+        for value in values:
+            node.keywords.append(ast.keyword(param.name, value))
+            text = ast.unparse(tree)
+            node.keywords.pop()
+            label = f"={value.value!s}" if family == "mode" else ""
+            found.append((f"{family}:{param.name}{label}", text))
+    return found
+
+
+def positional_forms(record: Record, code: str) -> list[tuple[str, str]]:
+    """``(parameter, code)``: the first use of the API with every parameter up to ``parameter``
+    passed by position, ``parameter`` itself with another value than its default and those
+    before it with the call's own values or their defaults; for each parameter torch accepts
+    by position that the call leaves out (up to the first whose default is not a literal)."""
+    tree = parse_call(code)
+    uses = _uses(record, tree)
+    if not uses:
+        return []
+    node = uses[0]
+    try:
+        bound = bind(record, node)
+    except CallError:
+        return []
+    original_args, original_keywords = node.args, node.keywords
+    found: list[tuple[str, str]] = []
+    before: list[ast.expr] = []
+    for param in bound.signature.params:
+        if param.kind not in {ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD}:
+            break
+        value = bound.values.get(param.spelled)
+        if isinstance(value, ast.expr):
+            before.append(value)
+            continue
+        other = _other_value(param)
+        if other is not None and other[0] != "mode":
+            used = {param.spelled for param in bound.signature.params[: len(before) + 1]}
+            node.args = [*before, other[1][0]]
+            node.keywords = [
+                ast.keyword(name, item)
+                for name, item in bound.values.items()
+                if name not in used and isinstance(item, ast.expr)
+            ]
+            found.append((param.spelled, ast.unparse(tree)))
+        default = _literal_default(param)
+        if default is None:
+            break
+        before.append(default)
+    node.args, node.keywords = original_args, original_keywords
+    return found
+
+
+def _paddle_uses(api: str, tree: ast.Module) -> list[ast.Call]:
+    return [
+        node for node in ast.walk(tree) if isinstance(node, ast.Call) and _dotted(node.func) == api
+    ]
+
+
+def _paddle_keyword(record: Record, param: Param, node: ast.Call) -> str | None:
+    """The paddle parameter a torch parameter's value goes to in a hand-written paddle call,
+    when its row passes it on unchanged (same, rename, default_diff) and the call does not
+    pass that parameter yet; ``None`` otherwise."""
+    row = derived.row_for(record, param.spelled)
+    if row is None or derived.row_kind(row) not in {
+        RowKind.SAME,
+        RowKind.RENAME,
+        RowKind.DEFAULT_DIFF,
+    }:
+        return None
+    targets = [record.paddle_accepts.get(name, name) for name in derived.paddle_names(row)]
+    if len(targets) != 1 or targets[0].startswith("*") or row.convert is not None:
+        return None
+    target = targets[0]
+    if any(keyword.arg == target for keyword in node.keywords):
+        return None
+    signature = derived.parse(record.paddle_overloads[0]) if record.paddle_overloads else None
+    if signature is None:
+        return None
+    names = [p.name for p in signature.params]
+    if target not in names or names.index(target) < len(node.args):
+        return None
+    return target
+
+
+def recipe_parameter_forms(
+    record: Record, torch_code: str, paddle_code: str
+) -> list[tuple[str, str, str]]:
+    """``(probe id, torch code, paddle code)``: a hand-written example with one parameter its
+    first use of the API leaves at the default set to another value on both sides, where the
+    paddle code calls ``paddle_api`` and the row passes the value on unchanged."""
+    if record.paddle_api is None:
+        return []
+    try:
+        torch_tree, paddle_tree = parse_call(torch_code), parse_call(paddle_code)
+    except CallError:
+        return []
+    torch_uses, paddle_uses = (
+        _uses(record, torch_tree),
+        _paddle_uses(record.paddle_api, paddle_tree),
+    )
+    if not torch_uses or not paddle_uses:
+        return []
+    node, target_node = torch_uses[0], paddle_uses[0]
+    try:
+        bound = bind(record, node)
+    except CallError:
+        return []
+    found: list[tuple[str, str, str]] = []
+    for param in bound.signature.params:
+        if param.spelled in bound.values:
+            continue
+        other = _other_value(param)
+        target = _paddle_keyword(record, param, target_node) if other else None
+        if other is None or target is None:
+            continue
+        family, values = other
+        for value in values:
+            node.keywords.append(ast.keyword(param.name, value))
+            target_node.keywords.append(ast.keyword(target, copy.deepcopy(value)))
+            torch_text, paddle_text = ast.unparse(torch_tree), ast.unparse(paddle_tree)
+            node.keywords.pop()
+            target_node.keywords.pop()
+            label = f"={value.value!s}" if family == "mode" else ""
+            found.append((f"{family}:{param.name}{label}", torch_text, paddle_text))
+    return found

@@ -53,7 +53,7 @@ ParamName = Annotated[str, StringConstraints(pattern=r"^(\*{1,2})?[A-Za-z_][A-Za
 """A parameter as a row writes it: ``dim``, ``*size`` for varargs, ``**kwargs``."""
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 PackageName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_.-]*$")]
-ProbeId = Annotated[str, StringConstraints(pattern=r"^(\*|[a-z_*]+(:[A-Za-z0-9_*]+)?)$")]
+ProbeId = Annotated[str, StringConstraints(pattern=r"^(\*|[a-z_*]+(:[A-Za-z0-9_*=.\-]+)?)$")]
 """A probe of ``apimap verify``: ``positional``, ``dtype:uint8``, ``scalar:other`` ..."""
 Url = Annotated[str, StringConstraints(pattern=r"^https://[^\s<>\"'`]+$")]
 Names = ParamName | list[ParamName]

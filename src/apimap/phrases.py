@@ -145,14 +145,31 @@ WHEN = "{when}："
 PROBE_LABELS = {
     "positional": "按位置传入参数",
     "dtype": "{arg} 类型的输入",
+    "int": "{arg} 类型的整数输入",
     "scalar": "`{arg}` 为 Python 浮点数",
     "int_scalar": "`{arg}` 为 Python 整数",
     "int_mix": "int32 与 int64 的输入混用",
+    "broadcast": "需要广播的输入",
     "unbatched": "不带批维度的输入",
     "empty": "没有元素的 Tensor",
     "zero_dim": "0 维 Tensor",
+    "edge:nan": "含 NaN 的输入",
+    "edge:inf": "含 inf 与 -inf 的输入",
+    "edge:negzero": "含 -0.0 的输入",
+    "edge:zeros": "全为 0 的输入",
+    "edge:large": "很大的数值（平方会溢出）",
+    "edge:small": "很小的数值（平方会下溢为 0）",
+    "edge:negative": "负数输入",
+    "edge:mask": "全为 False 的布尔掩码",
+    "positional:*": "按位置传入参数直到 `{arg}`，`{arg}` 取非默认值",
+    "flag": "`{arg}` 取相反的布尔值",
+    "value": "`{arg}` 取非默认值",
+    "mode": "`{param}` 为 `{value}`",
+    "eval": "层处于 eval 模式",
+    "state_dict": "state_dict 的名称、形状与是否训练",
+    "init": "新建层的默认初始化",
 }
-"""Probe id (the part before ``:``) -> what the probe tries, for the behaviour table."""
+"""Probe id, or the family before its ``:`` -> what the probe tries, for the behaviour table."""
 
 SAME_BEHAVIOUR = "一致"
 DIFFERS_RAISES = "不一致：Paddle 报错"

@@ -37,8 +37,8 @@ from apimap.model import Record, TextRole
 STAMPS_DIR = "stamps"
 MAPPINGS_DIR = "mappings"
 STAMP_SUFFIX = ".json"
-FORMAT = 1
-VERIFIER_VERSION = 2
+FORMAT = 2
+VERIFIER_VERSION = 3
 """Raise when what verify proves changes (a new probe class, a stricter comparison):
 every stamp then goes stale and the corpus is verified again."""
 
@@ -99,8 +99,8 @@ class ProbeResult:
 
     probe: str
     """``positional``, ``dtype:uint8``, ``scalar:other`` ..."""
-    call: int
-    """The index of the call the probe varies."""
+    where: tuple[str | int, ...]
+    """The code the probe varies: ``("calls", 0)``, ``("examples", 0, "cases", 1)`` ..."""
     torch: str
     """The outcome: the result's dtype or type, or ``error: TypeError``."""
     paddle: str
@@ -173,7 +173,10 @@ def parse_stamp(raw: bytes) -> Stamp:
     try:
         data = json.loads(raw.decode("utf-8"))
         proven = Proven(**data["proven"])
-        behaviour = [ProbeResult(**item) for item in data.get("behaviour", [])]
+        behaviour = [
+            ProbeResult(**{**item, "where": tuple(item["where"])})
+            for item in data.get("behaviour", [])
+        ]
         releases = {
             str(version): Release(bool(item["holds"]), [str(d) for d in item["differences"]])
             for version, item in dict(data.get("releases", {})).items()

@@ -9,7 +9,7 @@ warning (AM816).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from apimap import derived
@@ -33,7 +33,7 @@ from apimap.stamps import ProbeResult, Proven, Release
 from apimap.verify import probes
 from apimap.verify.plan import RecordPlan, RunSpec
 from apimap.verify.pool import JobResult
-from apimap.verify.values import Tolerance, comparable, compare, result_dtype
+from apimap.verify.values import comparable, compare, result_dtype
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def _compare_outputs(
         compared += 1
         tolerance = spec.tolerance
         if name in spec.shape_only:
-            tolerance = Tolerance(tolerance.rtol, tolerance.atol, False, tolerance.grad)
+            tolerance = replace(tolerance, values=False)
         messages += compare(name, left, right, tolerance)
     return messages, compared, setup
 
@@ -186,24 +186,26 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
 
 
 def _informative(torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
-    """A probe torch rejects tells nothing, nor one whose setup code paddle rejects: the
-    difference is then in the code around the API, not in the API."""
+    """A probe torch rejects tells nothing, nor one that changes nothing (``inapplicable``),
+    nor one whose setup code paddle rejects: the difference is then in the code around the
+    API, not in the API."""
     return bool(torch.get("ok")) and paddle.get("stage") != "setup"
 
 
 def _probe_result(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> ProbeResult:
-    assert spec.probe is not None and spec.call is not None
+    assert spec.probe is not None
     torch_summary, paddle_summary = _summary(torch, spec), _summary(paddle, spec)
+    where = spec.path
     if not torch.get("ok"):
-        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, False)
+        return ProbeResult(spec.probe, where, torch_summary, paddle_summary, False)
     if not paddle.get("ok"):
         detail = f"Paddle 报错 (paddle raises)：{paddle.get('error', '')}"
-        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, True, detail)
+        return ProbeResult(spec.probe, where, torch_summary, paddle_summary, True, detail)
     messages, _compared, setup = _compare_outputs(spec, torch["values"], paddle["values"])
     if setup or messages:
         detail = messages[0] if messages else setup[0].detail
-        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, True, detail)
-    return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, False)
+        return ProbeResult(spec.probe, where, torch_summary, paddle_summary, True, detail)
+    return ProbeResult(spec.probe, where, torch_summary, paddle_summary, False)
 
 
 def _candidates(record: Record, facts: dict[str, Any]) -> list[Finding]:
@@ -277,7 +279,7 @@ def judge(
                     findings += own
                     executed += not own
                 else:
-                    probe_count += 1
+                    probe_count += torch.get("stage") != "inapplicable"
                     if _informative(torch, paddle):
                         judgement.behaviour.append(_probe_result(spec, torch, paddle))
     findings += _acknowledge(record, judgement.behaviour)
@@ -306,7 +308,7 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
         if explained is not None:
             behaviour[index] = ProbeResult(
                 result.probe,
-                result.call,
+                result.where,
                 result.torch,
                 result.paddle,
                 True,
@@ -317,7 +319,7 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
         findings.append(
             Finding(
                 PROBE_DIFFERENCE,
-                ("calls", result.call),
+                result.where,
                 f"`{result.probe}`：torch {result.torch}，paddle {result.paddle}；{result.detail}",
             )
         )
@@ -350,10 +352,10 @@ def release_result(pinned: Judgement, other: Judgement) -> Release:
             continue
         if (found.rule.code, found.where, found.detail) not in known:
             lines.append(f"{found.rule.code} {_where(found.where)}：{found.detail}")
-    measured = {(result.probe, result.call): result for result in other.behaviour}
+    measured = {(result.probe, result.where): result for result in other.behaviour}
     for result in pinned.behaviour:
-        there = measured.get((result.probe, result.call))
-        where = f"`{result.probe}`（calls[{result.call}]）"
+        there = measured.get((result.probe, result.where))
+        where = f"`{result.probe}`（{_where(result.where)}）"
         if there is None:
             lines.append(f"{where}：未能运行 (did not run)")
         elif there.paddle != result.paddle or there.differs != result.differs:

@@ -8,12 +8,22 @@ their two sides are written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from apimap import derived
-from apimap.calls import CallError, assigned, derive, parse_call, positional_form, scalar_forms
-from apimap.categories import Category, ShapeOnly
+from apimap.calls import (
+    CallError,
+    assigned,
+    derive,
+    parameter_forms,
+    parse_call,
+    positional_form,
+    positional_forms,
+    recipe_parameter_forms,
+    scalar_forms,
+)
+from apimap.categories import ApiType, Category, ShapeOnly
 from apimap.location import Path
 from apimap.model import Call, Case, Execution, Record
 from apimap.packages import PADDLE, package_of
@@ -166,6 +176,7 @@ def _call_runs(
     setup = (call.setup.torch, call.setup.paddle) if call.setup else None
 
     def run(torch: str, paddle: str, probe: str | None, transform: dict[str, Any]) -> RunSpec:
+        tolerance = _tolerance(call)
         return RunSpec(
             path,
             torch,
@@ -173,7 +184,7 @@ def _call_runs(
             dict(call.inputs),
             outputs,
             explicit,
-            _tolerance(call),
+            tolerance if probe is None else probes.tolerance_for(probe, tolerance),
             frozenset(call.shape_only),
             probe,
             transform,
@@ -200,9 +211,46 @@ def _call_runs(
             continue
         runs.append(run(variant.torch, variant.paddle, f"{kind}:{param}", {}))
     random = any(reason is not ShapeOnly.UNINITIALIZED for reason in call.shape_only.values())
-    for probe in probes.input_probes(record, len(arrays), random):
+    for probe in probes.input_probes(len(arrays), probes.call_shapes(record), random):
         runs.append(run(base.torch, base.paddle, probe.id, probe.transform))
+    if index == 0:
+        runs += _parameter_runs(record, call.torch, run)
+        if record.api_type is ApiType.CLASS:
+            runs += _module_runs(base.torch, base.paddle, run, random)
     return runs
+
+
+def _parameter_runs(record: Record, code: str, run: Any) -> list[RunSpec]:
+    """The first call with the parameters it leaves out passed by position up to each one,
+    which takes another value than its default; and each such parameter set by keyword."""
+    found: list[RunSpec] = []
+    for param, variant_code in positional_forms(record, code):
+        try:
+            naive = derive(record, variant_code, naive=True)
+        except CallError:
+            continue
+        found.append(run(naive.torch, naive.paddle, f"positional:{param}", {}))
+    for probe, variant_code in parameter_forms(record, code):
+        try:
+            variant = derive(record, variant_code)
+        except CallError:
+            continue
+        found.append(run(variant.torch, variant.paddle, probe, {}))
+    return found
+
+
+def _module_runs(torch: str, paddle: str, run: Any, random: bool) -> list[RunSpec]:
+    """The layers of the first call in eval mode, their state, their initial weights."""
+    found = []
+    for probe in probes.MODULE_PROBES:
+        report = probes.REPORT_OUTPUTS.get(str(probe.transform["module"]))
+        if report is None and random:
+            continue  # eval mode of a random layer: its outputs are compared by shape only
+        spec = run(torch, paddle, probe.id, probe.transform)
+        if report is not None:
+            spec = replace(spec, outputs=[report], explicit_outputs=True, shape_only=frozenset())
+        found.append(spec)
+    return found
 
 
 def plan(record: Record) -> RecordPlan:
@@ -211,25 +259,43 @@ def plan(record: Record) -> RecordPlan:
     runs: list[RunSpec] = []
     for index in range(len(record.calls)):
         runs += _call_runs(record, index, errors)
+    recipes = derived.category(record) in probes.RECIPE_CATEGORIES
     for path, execution in derived.executions(record):
         if not isinstance(execution, Case):
             continue
         torch_code, paddle_code = execution.torch, execution.paddle
         assert torch_code is not None and paddle_code is not None  # executions are complete
         outputs, explicit = _outputs(execution, _case_outputs(torch_code, paddle_code))
-        runs.append(
-            RunSpec(
-                path,
-                torch_code,
-                paddle_code,
-                dict(execution.inputs),
-                outputs,
-                explicit,
-                _tolerance(execution),
-                frozenset(execution.shape_only),
-                apis=(record.torch_api, record.paddle_api),
-            )
+        case = RunSpec(
+            path,
+            torch_code,
+            paddle_code,
+            dict(execution.inputs),
+            outputs,
+            explicit,
+            _tolerance(execution),
+            frozenset(execution.shape_only),
+            apis=(record.torch_api, record.paddle_api),
         )
+        runs.append(case)
+        if recipes:
+            arrays = probes.array_inputs(execution.inputs)
+            random = any(r is not ShapeOnly.UNINITIALIZED for r in execution.shape_only.values())
+            runs += [
+                replace(
+                    case,
+                    probe=probe.id,
+                    transform=probe.transform,
+                    tolerance=probes.tolerance_for(probe.id, case.tolerance),
+                )
+                for probe in probes.input_probes(len(arrays), "plain", random)
+            ]
+            runs += [
+                replace(case, torch=torch_variant, paddle=paddle_variant, probe=probe)
+                for probe, torch_variant, paddle_variant in recipe_parameter_forms(
+                    record, torch_code, paddle_code
+                )
+            ]
     return RecordPlan(torch_check(record), paddle_check(record), runs, errors)
 
 
