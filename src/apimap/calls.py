@@ -76,6 +76,9 @@ class Derived:
     """Torch parameters some use of the API passes."""
     set_rows: set[int] = field(default_factory=set)
     """Rows whose paddle setting (a default or a value) the derived code passes."""
+    portable: bool = False
+    """Paddle's own parameter names only (no torch-style name of ``paddle_accepts``): the
+    form every paddle release takes."""
 
     @cached_property
     def torch(self) -> str:
@@ -150,12 +153,14 @@ def other_torch_names(record: Record, tree: ast.Module) -> Iterator[tuple[str, i
             yield "import", node.lineno
 
 
-def derive(record: Record, code: str, naive: bool = False) -> Derived:
+def derive(record: Record, code: str, naive: bool = False, portable: bool = False) -> Derived:
     """The torch and the paddle code of a call; raises :class:`CallError`.
 
     With ``naive``, arguments the torch code passes by position stay where they are
     (only the API name changes, and keywords are renamed): what a person migrating by
-    hand writes, which the positional probe runs.
+    hand writes, which the positional probe runs. With ``portable``, every keyword is
+    paddle's own parameter name, never a torch-style name paddle only accepts in newer
+    releases (``paddle_accepts``).
     """
     tree = parse_call(code)
     for name, line in other_torch_names(record, tree):
@@ -163,8 +168,28 @@ def derive(record: Record, code: str, naive: bool = False) -> Derived:
             f"调用中只能使用本 API 与 dtype，不能使用 `{name}` (a call uses only this API)", line
         )
     # each side transforms a tree of its own; parsing again is far cheaper than a deep copy
-    state = Derived(tree, parse_call(code), assigned(tree))
+    state = Derived(tree, parse_call(code), assigned(tree), portable=portable)
     translator = _Translator(record, state, naive)
+    paddle_tree = translator.visit(state.paddle_tree)
+    if translator.count == 0:
+        raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
+    if record.api_type is ApiType.CLASS:
+        state.torch_tree = _hook_layers(record, parse_call(code))
+    ast.fix_missing_locations(paddle_tree)
+    state.paddle_tree = paddle_tree
+    return state
+
+
+def drop_in(record: Record, code: str, api: str) -> Derived:
+    """A call with only the API's name changed to ``api`` (its arguments as torch takes them),
+    as for a paddle API that takes the torch call unchanged; raises :class:`CallError`."""
+    tree = parse_call(code)
+    for name, line in other_torch_names(record, tree):
+        raise CallError(
+            f"调用中只能使用本 API 与 dtype，不能使用 `{name}` (a call uses only this API)", line
+        )
+    state = Derived(tree, parse_call(code), assigned(tree))
+    translator = _Translator(record, state, False, drop_in=api)
     paddle_tree = translator.visit(state.paddle_tree)
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
@@ -271,10 +296,14 @@ def _expression(text: str, what: str) -> ast.expr:
 class _Translator(ast.NodeTransformer):
     """Replace every use of the API by its paddle counterpart, bottom-up."""
 
-    def __init__(self, record: Record, state: Derived, naive: bool) -> None:
+    def __init__(
+        self, record: Record, state: Derived, naive: bool, drop_in: str | None = None
+    ) -> None:
         self.record = record
         self.state = state
         self.naive = naive
+        self.drop_in = drop_in
+        """Another paddle API that takes the torch arguments unchanged: only the name goes."""
         self.full = _full_names(record)
         self.members = _member_names(record) if _is_member(record) else {}
         self.count = 0
@@ -302,7 +331,14 @@ class _Translator(ast.NodeTransformer):
         variant, receiver = found
         if receiver is not None:
             receiver = self.visit(receiver)
-        translated = _translate_call(self.record, self.state, node, variant, receiver, self.naive)
+        if self.drop_in is not None:
+            translated: ast.expr = ast.Call(
+                _renamed_reference(self.drop_in, receiver), node.args, node.keywords
+            )
+        else:
+            translated = _translate_call(
+                self.record, self.state, node, variant, receiver, self.naive
+            )
         if self.record.api_type is ApiType.CLASS:
             self.class_index += 1
             return ast.Call(
@@ -323,7 +359,16 @@ class _Translator(ast.NodeTransformer):
         variant, receiver = found
         if receiver is not None:
             receiver = self.visit(receiver)
+        if self.drop_in is not None:
+            return _renamed_reference(self.drop_in, receiver)
         return _translate_reference(self.record, variant, receiver)
+
+
+def _renamed_reference(api: str, receiver: ast.expr | None) -> ast.expr:
+    """``api`` in place of the torch API: a member of the receiver, or the name itself."""
+    if receiver is not None and _paddle_is_member(api):
+        return ast.Attribute(receiver, api.rsplit(".", 1)[-1], ast.Load())
+    return _name_node(api)
 
 
 def _translate_reference(record: Record, variant: str, receiver: ast.expr | None) -> ast.expr:
@@ -536,7 +581,7 @@ def _paddle_arguments(
     for name, value in bound.values.items():
         row = _row(record, name, node.lineno)
         kind = derived.row_kind(row)
-        targets = _targets(record, row, variant)
+        targets = _targets(record, row, variant, state.portable)
         if kind is RowKind.TORCH_ONLY:
             if row.action is Action.DELETE:
                 continue
@@ -565,8 +610,14 @@ def _paddle_arguments(
                     keywords.append(ast.keyword(target, copy.deepcopy(converted)))
             continue
         if isinstance(value, list):
-            if _accepts_varargs(record, name, targets):
+            if any(target.startswith("*") for target in targets):
                 positional += value
+                continue
+            if name in record.paddle_accepts:
+                if state.portable:  # the real parameter takes the values as one list
+                    keywords.append(ast.keyword(targets[0], ast.List(list(value), ast.Load())))
+                else:
+                    positional += value
                 continue
             raise CallError(
                 f"`{name}` 是可变参数，Paddle 的 `{targets[0]}` 不接受可变写法：写 convert "
@@ -615,22 +666,17 @@ def _before_varargs(
     return [*(by_name[name].value for name in names), *positional], rest
 
 
-def _targets(record: Record, row: ParamRow, variant: str) -> list[str]:
-    """The row's paddle names; the in-place variant gets the real parameter names, because
-    the torch-style names ``paddle_accepts`` lists are accepted by the API itself only."""
+def _targets(record: Record, row: ParamRow, variant: str, portable: bool = False) -> list[str]:
+    """The row's paddle names; the in-place variant and the portable form get the real
+    parameter names (the torch-style names ``paddle_accepts`` lists are accepted by the API
+    itself only, and only by newer releases)."""
     names = derived.paddle_names(row)
-    if variant != "inplace":
+    if variant != "inplace" and not portable:
         return names
     return [record.paddle_accepts.get(name, name) for name in names]
 
 
 _CONVERTED = {RowKind.TYPE_DIFF, RowKind.USAGE_DIFF}
-
-
-def _accepts_varargs(record: Record, name: str, targets: list[str]) -> bool:
-    if name in record.paddle_accepts:
-        return True
-    return any(target.startswith("*") for target in targets)
 
 
 def _positional_only(record: Record, targets: list[str]) -> bool:
@@ -648,7 +694,7 @@ def _settings(
     for index, row in enumerate(record.params):
         kind = derived.row_kind(row)
         torch_side = derived.torch_names(row)
-        targets = _targets(record, row, variant)
+        targets = _targets(record, row, variant, state.portable)
         value: ast.expr | None = None
         passed = any(name in bound.values for name in torch_side)
         if kind is RowKind.PADDLE_ONLY and row.paddle_value is not None:

@@ -299,6 +299,19 @@ class Imported(_Strict):
     ``apimap check`` reports each."""
 
 
+class Alternative(_Strict):
+    """另一种 Paddle 写法 / another way to write the call in paddle."""
+
+    paddle: ApiName
+    """Paddle API 全称，如 `paddle.cat`、`paddle.compat.max` / the paddle API."""
+
+    cases: list[Case] = Field(default_factory=list)
+    """改写示例；省略表示只需把 PyTorch API 的名称换成它、参数原样保留（验证时记录的每个调用
+    都这样运行），如 `paddle.cat` 之于 `torch.cat`
+    / rewrite cases; omitted: only the API's name changes and the arguments stay as torch
+    takes them (verify runs every call of the record so)."""
+
+
 class InplaceVariant(_Strict):
     """原位版本 / the in-place variant of the API."""
 
@@ -354,6 +367,12 @@ class Record(_Strict):
     self_param: Identifier | None = None
     """Tensor 方法映射为 Paddle 函数时，接收该 Tensor 的 Paddle 参数，如 `x`
     / the paddle parameter that receives the object a torch method is called on."""
+
+    alternatives: list[Alternative] = Field(default_factory=list)
+    """其他写法：只需改名的 PyTorch 风格 API（如 `paddle.cat`、`paddle.compat.max`），或
+    `paddle_api` 在较早版本中不存在时可用的改写；在每个 Paddle 版本上验证，页面按版本给出改动最少的写法
+    / other ways: torch-style paddle APIs that take the call with only the name changed, or
+    a rewrite for releases that lack ``paddle_api``; verified on every release."""
 
     category: Category | None = None
     """映射分类；第 1–3 类可由参数映射推导，`apimap check --fix` 会填写

@@ -181,6 +181,55 @@ ACCEPTED = "{verdict}，可以接受：{reason}"
 RELEASE_RANGE = "适用于 Paddle {low}–{high}"
 RELEASE_ONLY = "只适用于 Paddle {version}"
 
+# What each paddle release needs (apimap.releases): sentences from the measured facts.
+OUTCOME_RAISES = "报错（{error}）"
+OUTCOME_DIFFERS = {
+    "values": "结果的数值不同",
+    "dtype": "结果的数据类型不同",
+    "shape": "结果的形状不同",
+    "type": "结果的类型不同",
+    "grad": "是否计算梯度不同",
+    "layout": "结果的布局不同",
+    "length": "结果的长度不同",
+    "keys": "结果的键不同",
+}
+OUTCOME_OTHER = {
+    "timeout": "运行超时",
+    "crash": "进程异常退出",
+    "failed": "无法运行",
+}
+WAY_DROP_IN = "把 `{torch}` 换成 `{paddle}`，参数原样保留"
+WAY_ACCEPTING = "使用 `{paddle}`，可以沿用 PyTorch 的参数名 {names}"
+WAY_PORTABLE = "使用 `{paddle}`，参数按上表改写"
+WAY_REWRITE = "改用 `{paddle}`，写法见下面的示例"
+WAY_EXAMPLES = "按本页的示例改写"
+NOT_MEASURED = "还没有在这些版本上验证。"
+API_MISSING = "没有 `{api}`。"
+CATEGORY_THERE = "本页的映射在这些版本上属于「{label}」。"
+NAMES_NOT_TAKEN = "不接受 PyTorch 的参数名 {torch}，要写作 {paddle}。"
+PARAMS_MISSING = "`{api}` 没有参数 {names}，不能使用它们。"
+PAGE_FAILS = "按本页的写法运行时{outcomes}。"
+PROBE_THERE = "{probe}时{outcome}"
+PROBE_DIFFERS = "结果与 PyTorch 不同"
+PROBE_AGREES = "结果与 PyTorch 一致"
+PROBE_NOT_RUN = "没有运行"
+MAX_PROBES_SHOWN = 4
+MORE_PROBES = "，另有 {count} 处"
+BEHAVES_OTHERWISE = "与 Paddle {pinned} 的行为不同：{items}{more}。"
+BEST_WAY = "改动最少的写法：{way}。"
+OTHER_WAYS = "也可以：{ways}。"
+NO_WAY = "这些版本上没有验证过的写法。"
+OLDER_CATEGORY = "Paddle {releases} 上属于「{label}」"
+ACCEPTED_FROM = "Paddle {version} 起也接受 PyTorch 的参数名 {names}。"
+CHANGE_KINDS = {
+    "api_missing": "没有这个 API",
+    "signature": "参数名或参数不同",
+    "results": "按页面写法运行的结果不同",
+    "behaviour": "探测的行为不同",
+    "ways": "可用的写法不同",
+}
+"""What makes an older release need something else, in the order the changelog lists them."""
+
 VERIFIED = "已验证：{versions}"
 PARTLY_VERIFIED = "部分验证：{versions}"
 UNVERIFIED = "未验证"

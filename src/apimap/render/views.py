@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote, urlencode
 
 from apimap import derived, phrases, wording
-from apimap.categories import GROUP_NAMES, Category, Section
+from apimap.categories import GROUP_NAMES, Category, RowKind, Section
 from apimap.corpus import Entry
-from apimap.model import Case, Record
+from apimap.model import Case, ParamRow, Record
 from apimap.paths import record_path
-from apimap.pins import release_key
-from apimap.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
+from apimap.pins import PADDLE_RELEASES, PADDLE_VERSION, release_key
+from apimap.releases import ReleaseGuide, Span, WayKind, guide, sentences
 from apimap.render.chart import NamespaceCounts
 from apimap.render.markdown import format_signature
 from apimap.render.names import api_docname
@@ -96,21 +96,118 @@ class BehaviourRow:
 
 
 @dataclass(frozen=True)
-class ReleasesView:
-    """Which paddle releases the page holds for, and what differs on the others."""
+class SpanView:
+    """What the releases of one span need: sentences, and the code of a rewrite there."""
+
+    label: str
+    sentences: list[str]
+    cases: list[CaseView]
+
+
+@dataclass(frozen=True)
+class VersionsView:
+    """The page's guidance per paddle release."""
 
     text: str
-    older: list[tuple[str, list[str]]]
-    """(release, differences) for each release where the mapping does not hold, newest first."""
+    """Where the page's mapping holds: 适用于 Paddle 3.0.0–3.3.1 …"""
+    older_category: str | None
+    """Where the category differs on older releases: Paddle 3.0.0–3.1.1 上属于「…」."""
+    spans: list[SpanView]
+    """Newest first; empty when every release needs the same."""
+    everywhere: str | None
+    """The sentence for a page that holds the same on every release."""
 
 
-def releases_view(stamp: Stamp | None) -> ReleasesView | None:
-    """From the stamp's matrix results; ``None`` when ``--matrix`` has not measured it."""
-    found = measured(stamp)
+def _holds_range(found: ReleaseGuide) -> str:
+    """The releases on which the page's mapping holds unchanged, as a badge line."""
+    pinned = found.by_release[PADDLE_VERSION]
+    low = PADDLE_VERSION
+    for version in reversed(PADDLE_RELEASES):
+        if found.by_release[version] != pinned:
+            break
+        low = version
+    if low == PADDLE_VERSION:
+        return phrases.RELEASE_ONLY.format(version=PADDLE_VERSION)
+    return phrases.RELEASE_RANGE.format(low=low, high=PADDLE_VERSION)
+
+
+def _span_cases(record: Record, span: Span) -> list[CaseView]:
+    """The cases of the rewrite a span relies on when the record's own API does not serve it."""
+    ways = span.guidance.ways
+    if not ways or ways[0].kind is not WayKind.REWRITE or ways[0].alternative is None:
+        return []
+    return [case_view(case) for case in record.alternatives[ways[0].alternative].cases]
+
+
+def versions_view(record: Record, stamp: Stamp | None) -> VersionsView | None:
+    """From the facts measured on each release; ``None`` without a stamp that has them."""
+    found = guide(record, stamp)
     if found is None:
         return None
-    older = sorted(found.differs.items(), key=lambda item: release_key(item[0]), reverse=True)
-    return ReleasesView(found.range_text, older)
+    pinned = derived.category(record)
+    older = [
+        span
+        for span in found.spans
+        if span.guidance.category is not None and span.guidance.category is not pinned
+    ]
+    older_category = (
+        "；".join(
+            phrases.OLDER_CATEGORY.format(releases=span.label, label=span.guidance.category.label)
+            for span in older
+            if span.guidance.category is not None
+        )
+        or None
+    )
+    if found.holds_everywhere:
+        span = found.spans[0]
+        return VersionsView(
+            phrases.RELEASE_RANGE.format(low=PADDLE_RELEASES[0], high=PADDLE_VERSION),
+            None,
+            [],
+            " ".join(sentences(record, span)),
+        )
+    spans = [
+        SpanView(span.label, sentences(record, span), _span_cases(record, span))
+        for span in reversed(found.spans)
+    ]
+    return VersionsView(_holds_range(found), older_category, spans, None)
+
+
+def accepted_from(stamp: Stamp | None) -> dict[str, str]:
+    """Each torch-style name -> the oldest release from which every release takes it."""
+    if stamp is None:
+        return {}
+    found: dict[str, str] = {}
+    names = {name for release in stamp.releases.values() for name in release.accepts}
+    for name in sorted(names):
+        since = None
+        for version in reversed(PADDLE_RELEASES):
+            release = stamp.releases.get(version)
+            if release is None or not release.accepts.get(name, False):
+                break
+            since = version
+        if since is not None:
+            found[name] = since
+    return found
+
+
+def portable_row(record: Record, row: ParamRow, since: dict[str, str]) -> RowView:
+    """A row as every release takes it: paddle's own parameter names, and from which release
+    paddle also takes the torch-style name."""
+    torch_cell, paddle_cell = wording.table_names(row)
+    text = wording.remark(record, row)
+    kind = derived.row_kind(row)
+    accepted = [name for name in derived.torch_names(row) if name in record.paddle_accepts]
+    if not accepted or kind is RowKind.RETURN_DIFF:
+        return RowView(torch_cell, paddle_cell, text)
+    real = [record.paddle_accepts.get(name, name) for name in derived.paddle_names(row)]
+    if kind is RowKind.SAME and real != derived.torch_names(row):
+        text = wording.remark(record, row.model_copy(update={"paddle": real}))
+    versions = sorted({since.get(name, PADDLE_VERSION) for name in accepted}, key=release_key)
+    note = phrases.ACCEPTED_FROM.format(
+        version=versions[-1], names="、".join(f"`{name}`" for name in accepted)
+    )
+    return RowView(torch_cell, ", ".join(real) or "-", f"{text}{note}")
 
 
 @dataclass(frozen=True)
@@ -190,7 +287,7 @@ class ApiPage:
     no_rewrite: str | None
     notes: list[NoteView]
     behaviour: list[BehaviourRow]
-    releases: ReleasesView | None = None
+    versions: VersionsView | None = None
     links: RecordLinks | None = None
     description: str = ""
     """The page's meta description: the Chinese name and the summary, for link previews."""
@@ -282,9 +379,7 @@ def api_page(entry: Entry, repo_url: str | None = None) -> ApiPage:
         summary=wording.summary(record),
         aliases=list(record.torch_aliases),
         inplace=(record.inplace.torch, record.inplace.paddle) if record.inplace else None,
-        rows=[
-            RowView(*wording.table_names(row), wording.remark(record, row)) for row in record.params
-        ],
+        rows=[portable_row(record, row, accepted_from(entry.stamp)) for row in record.params],
         examples=[
             ExampleView(
                 wording.example_heading(record, example),
@@ -298,7 +393,7 @@ def api_page(entry: Entry, repo_url: str | None = None) -> ApiPage:
             for note in record.notes
         ],
         behaviour=behaviour_rows(record, entry.stamp),
-        releases=releases_view(entry.stamp),
+        versions=versions_view(record, entry.stamp),
         links=record_links(record, entry.stamp, repo_url),
         description=description(record),
     )
@@ -586,9 +681,12 @@ def category_pages(entries: list[Entry]) -> list[CategoryPage]:
     return pages
 
 
-def _holding(entry: Entry) -> list[str] | None:
-    found = measured(entry.stamp)
-    return None if found is None else found.holds
+def _valid_on(entry: Entry) -> list[str] | None:
+    """The releases where some verified way to write the call works (``None``: unmeasured)."""
+    found = guide(entry.record, entry.stamp)
+    if found is None:
+        return None
+    return [version for version in PADDLE_RELEASES if found.valid_on(version)]
 
 
 def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
@@ -608,7 +706,7 @@ def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
                     "page": quote(row.page) + ".html" if row.page else "",
                     "alias_of": row.alias_of or row.variant_of or "",
                     "reason": record.missing.detail if record.missing else "",
-                    "releases": _holding(entry),
+                    "releases": _valid_on(entry),
                 }
             )
     return sorted(items, key=lambda item: str(item["api"]))
@@ -648,57 +746,76 @@ def migration_items(entries: Iterable[Entry]) -> list[MigrationItem]:
 
 @dataclass(frozen=True)
 class ChangeItem:
-    """A record whose mapping on an older release differs from the pinned one."""
+    """A record that needs something else on an older release than on the pinned one."""
 
     api: str
     docname: str | None
-    differences: list[str]
+    sentences: list[str]
 
 
 @dataclass(frozen=True)
 class ReleaseChanges:
-    """One older release: its records that differ, grouped by the kind of difference."""
+    """One older release: its records that need something else, grouped by what."""
 
     version: str
     measured: int
     groups: list[tuple[str, list[ChangeItem]]]
-    """(Chinese label of the kind, records), in the order of the kinds."""
+    """(Chinese label of the kind, records), in the order of :data:`phrases.CHANGE_KINDS`."""
 
     @property
     def count(self) -> int:
-        """How many records differ on this release."""
+        """How many records need something else on this release."""
         return sum(len(items) for _label, items in self.groups)
 
 
+def _change_kind(found: ReleaseGuide, version: str) -> str | None:
+    """What makes a release differ from the pinned one for a record (``None``: nothing)."""
+    there, pinned = found.by_release[version], found.by_release[PADDLE_VERSION]
+    if not there.measured or there == pinned:
+        return None
+    if not there.api:
+        return "api_missing"
+    if there.unaccepted or there.missing_params:
+        return "signature"
+    if there.failing:
+        return "results"
+    if there.probes:
+        return "behaviour"
+    return "ways"
+
+
 def release_changes(entries: Iterable[Entry]) -> list[ReleaseChanges]:
-    """For each older release (newest first), the records whose mapping differs there."""
-    found = [(entry, measured(entry.stamp)) for entry in entries]
+    """For each older release (newest first), the records that need something else there,
+    each with the same sentences its page says."""
     by_release: dict[str, dict[str, list[ChangeItem]]] = {}
     counts: Counter[str] = Counter()
-    for entry, result in found:
-        if result is None:
+    for entry in entries:
+        found = guide(entry.record, entry.stamp)
+        if found is None:
             continue
-        for version in result.holds:
+        for version in PADDLE_RELEASES[:-1]:
+            if not found.by_release[version].measured:
+                continue
             counts[version] += 1
-        for version, lines in result.differs.items():
-            counts[version] += 1
+            kind = _change_kind(found, version)
+            if kind is None:
+                continue
+            span = next(span for span in found.spans if version in span.versions)
             docname = api_docname(entry.api) if has_page(entry.record) else None
-            item = ChangeItem(entry.api, docname, lines)
-            by_release.setdefault(version, {}).setdefault(difference_kind(lines), []).append(item)
-    versions = sorted(
-        {v for _e, r in found if r for v in r.differs} | set(by_release), key=release_key
-    )
+            item = ChangeItem(entry.api, docname, sentences(entry.record, span))
+            by_release.setdefault(version, {}).setdefault(kind, []).append(item)
     changes = []
-    for version in reversed(versions):
+    for version in reversed(PADDLE_RELEASES[:-1]):
+        if not counts[version]:
+            continue
         groups = by_release.get(version, {})
-        ordered = [kind for kind, _starts, _label in DIFFERENCE_KINDS] + ["other"]
         changes.append(
             ReleaseChanges(
                 version,
                 counts[version],
                 [
-                    (kind_label(kind), sorted(groups[kind], key=lambda item: item.api))
-                    for kind in ordered
+                    (label, sorted(groups[kind], key=lambda item: item.api))
+                    for kind, label in phrases.CHANGE_KINDS.items()
                     if kind in groups
                 ],
             )

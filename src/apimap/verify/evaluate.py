@@ -29,9 +29,9 @@ from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
 from apimap.rules.catalog.am816_stale_acknowledgement import RULE as STALE_ACKNOWLEDGEMENT
 from apimap.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
 from apimap.rules.registry import RULES_BY_CODE
-from apimap.stamps import ProbeResult, Proven, Release
+from apimap.stamps import NOT_RUN, OK, ProbeOutcome, ProbeResult, Proven, Release
 from apimap.verify import probes
-from apimap.verify.plan import RecordPlan, RunSpec
+from apimap.verify.plan import RecordPlan, RunSpec, key_of
 from apimap.verify.pool import JobResult
 from apimap.verify.values import comparable, compare, result_dtype
 
@@ -53,6 +53,10 @@ class Judgement:
     findings: list[Finding] = field(default_factory=list)
     behaviour: list[ProbeResult] = field(default_factory=list)
     proven: Proven = field(default_factory=Proven)
+    outcomes: dict[str, str] = field(default_factory=dict)
+    """Run key -> how the record's own code ran (:attr:`apimap.stamps.Release.runs`)."""
+    paddle_facts: dict[str, Any] = field(default_factory=dict)
+    """What the paddle side's API checks established (names, parameters, accepted names)."""
 
     @property
     def blocks_stamp(self) -> bool:
@@ -278,11 +282,13 @@ def judge(
                     own = _own_run(spec, torch, paddle)
                     findings += own
                     executed += not own
+                    judgement.outcomes[spec.key] = _outcome(torch, paddle, own)
                 else:
                     probe_count += torch.get("stage") != "inapplicable"
                     if _informative(torch, paddle):
                         judgement.behaviour.append(_probe_result(spec, torch, paddle))
     findings += _acknowledge(record, judgement.behaviour)
+    judgement.paddle_facts = paddle_facts
     cases = sum(1 for path, _ in derived.executions(record) if path[0] != "calls")
     judgement.proven = Proven(
         signatures={
@@ -295,6 +301,39 @@ def judge(
         unproven=_unproven(record, torch_facts, paddle_facts, executed),
     )
     return judgement
+
+
+_DIFFERENCE_KINDS = (
+    ("形状不同", "shape"),
+    ("dtype 不同", "dtype"),
+    ("类型不同", "type"),
+    ("梯度", "grad"),
+    ("布局不同", "layout"),
+    ("长度不同", "length"),
+    ("键不同", "keys"),
+)
+"""What a comparison message says differs -> its kind (values otherwise)."""
+
+
+def _outcome(torch: dict[str, Any], paddle: dict[str, Any], findings: list[Finding]) -> str:
+    """How a run of the record's own code went, as a stamp records it."""
+    if not torch.get("ok"):
+        return f"torch:{torch.get('stage', 'failed')}"
+    if not paddle.get("ok"):
+        stage = str(paddle.get("stage", "failed"))
+        if stage in {"timeout", "crash", "internal", "inputs", "outputs"}:
+            return stage
+        error = str(paddle.get("error", ""))
+        kind = error.split(":", 1)[0].strip() or "Exception"
+        return f"raises:{kind}"
+    differing = [f for f in findings if f.rule is DIFFERS]
+    if differing:
+        detail = differing[0].detail
+        kind = next((name for text, name in _DIFFERENCE_KINDS if text in detail), "values")
+        return f"differs:{kind}"
+    if findings:
+        return "setup"
+    return OK
 
 
 def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
@@ -335,45 +374,46 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
     return findings
 
 
-MAX_DIFFERENCES = 8
-"""A release that differs in more places is summarised after this many lines."""
-LINE_LENGTH = 200
 _BEHAVIOUR = {PROBE_DIFFERENCE.code, STALE_ACKNOWLEDGEMENT.code}
 """Probe findings: the probe results themselves are compared instead."""
 
 
-def release_result(pinned: Judgement, other: Judgement) -> Release:
-    """Whether the mapping holds on another paddle release as on the pinned one, and what
-    differs: errors the pinned release does not have, and probes that behave otherwise."""
-    known = {(f.rule.code, f.where, f.detail) for f in pinned.findings}
-    lines: list[str] = []
-    for found in other.findings:
-        if found.rule.code in _BEHAVIOUR or found.rule.severity.value != "error":
-            continue
-        if (found.rule.code, found.where, found.detail) not in known:
-            lines.append(f"{found.rule.code} {_where(found.where)}：{found.detail}")
-    measured = {(result.probe, result.where): result for result in other.behaviour}
-    for result in pinned.behaviour:
-        there = measured.get((result.probe, result.where))
-        where = f"`{result.probe}`（{_where(result.where)}）"
-        if there is None:
-            lines.append(f"{where}：未能运行 (did not run)")
-        elif there.paddle != result.paddle or there.differs != result.differs:
-            lines.append(f"{where}：Paddle {there.paddle}，固定版本为 {result.paddle}")
-    unique = list(dict.fromkeys(_cut(line) for line in lines))
-    if len(unique) > MAX_DIFFERENCES:
-        rest = len(unique) - MAX_DIFFERENCES + 1
-        unique = [*unique[: MAX_DIFFERENCES - 1], f"另有 {rest} 处不同 ({rest} more)"]
-    return Release(not unique, unique)
+def probe_key(result: ProbeResult) -> str:
+    """``dtype:float16@calls[0]``: a probe result's name in a stamp."""
+    return f"{result.probe}@{key_of(result.where)}"
 
 
-def _where(path: Path) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
-def _cut(line: str) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= LINE_LENGTH else line[: LINE_LENGTH - 1] + "…"
+def release_facts(record: Record, judgement: Judgement, pinned: Judgement | None) -> Release:
+    """What ``judgement`` measured on one release, as its stamp keeps it; ``pinned`` is the
+    pinned release's judgement (``None`` for the pinned release itself, which holds)."""
+    facts = judgement.paddle_facts
+    exists: dict[str, bool] = dict(facts.get("exists", {}))
+    api = exists.pop(record.paddle_api, True) if record.paddle_api else True
+    params = facts.get("params")
+    probes: dict[str, ProbeOutcome] = {}
+    holds = True
+    if pinned is not None:
+        known = {(f.rule.code, f.where, f.detail) for f in pinned.findings}
+        for found in judgement.findings:
+            if found.rule.code in _BEHAVIOUR or found.rule.severity.value != "error":
+                continue
+            if (found.rule.code, found.where, found.detail) not in known:
+                holds = False
+        measured = {probe_key(result): result for result in judgement.behaviour}
+        for result in pinned.behaviour:
+            key = probe_key(result)
+            there = measured.get(key)
+            if there is None:
+                probes[key] = ProbeOutcome(NOT_RUN, True)
+            elif there.paddle != result.paddle or there.differs != result.differs:
+                probes[key] = ProbeOutcome(there.paddle, there.differs)
+        holds = holds and not probes
+    return Release(
+        holds=holds,
+        api=bool(api),
+        params=None if params is None else [str(name) for name in params],
+        accepts={str(k): bool(v) for k, v in facts.get("accepts", {}).items()},
+        names={str(k): bool(v) for k, v in sorted(exists.items())},
+        runs=dict(sorted(judgement.outcomes.items())),
+        probes=dict(sorted(probes.items())),
+    )

@@ -16,6 +16,7 @@ from apimap.calls import (
     CallError,
     assigned,
     derive,
+    drop_in,
     parameter_forms,
     parse_call,
     positional_form,
@@ -58,6 +59,9 @@ class RunSpec:
     and a package other than the libraries (``einops``) is bound by name."""
     weights: str | None = None
     """The call's code that rewrites torch's weights for paddle (names, splits)."""
+    key: str = ""
+    """The run's name in a stamp's facts: ``calls[0]``, ``calls[0]:portable``,
+    ``alternatives[1].calls[0]``, ``examples[0].cases[1]`` (a probe has its call's)."""
 
     def spec(
         self, side: str, weights: dict[str, Any] | None = None, seconds: float | None = None
@@ -149,9 +153,11 @@ def paddle_check(record: Record) -> dict[str, Any] | None:
         return {"api": PADDLE, "where": ["torch_api"], "candidates": record.torch_api}
     if record.paddle_api is None or package_of(record.paddle_api) != PADDLE:
         return None
-    names = []
+    names: list[list[Any]] = []
     if record.inplace is not None:
         names.append([["inplace", "paddle"], record.inplace.paddle])
+    for index, alternative in enumerate(record.alternatives):
+        names.append([["alternatives", index, "paddle"], alternative.paddle])
     return {
         "api": record.paddle_api,
         "where": ["paddle_api"],
@@ -161,6 +167,18 @@ def paddle_check(record: Record) -> dict[str, Any] | None:
     }
 
 
+def key_of(path: Path) -> str:
+    """``("examples", 0, "cases", 1)`` -> ``examples[0].cases[1]``."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+PORTABLE = "portable"
+"""The key suffix of a call in its portable form (paddle's own parameter names only)."""
+
+
 def _call_runs(
     record: Record, index: int, errors: list[tuple[Path, str, int | None]]
 ) -> list[RunSpec]:
@@ -168,6 +186,7 @@ def _call_runs(
     path: Path = ("calls", index)
     try:
         base = derive(record, call.torch)
+        portable = derive(record, call.torch, portable=True)
     except CallError as exc:
         errors.append(((*path, "torch"), exc.detail, exc.line))
         return []
@@ -175,10 +194,17 @@ def _call_runs(
 
     setup = (call.setup.torch, call.setup.paddle) if call.setup else None
 
-    def run(torch: str, paddle: str, probe: str | None, transform: dict[str, Any]) -> RunSpec:
+    def run(
+        torch: str,
+        paddle: str,
+        probe: str | None,
+        transform: dict[str, Any],
+        key: str = key_of(path),
+        where: Path = path,
+    ) -> RunSpec:
         tolerance = _tolerance(call)
         return RunSpec(
-            path,
+            where,
             torch,
             paddle,
             dict(call.inputs),
@@ -192,13 +218,28 @@ def _call_runs(
             setup,
             (record.torch_api, record.paddle_api),
             call.weights,
+            key=key,
         )
 
     runs = [run(base.torch, base.paddle, None, {})]
+    if portable.paddle != base.paddle:
+        runs.append(run(portable.torch, portable.paddle, None, {}, f"{key_of(path)}:{PORTABLE}"))
+    for number, alternative in enumerate(record.alternatives):
+        if alternative.cases:
+            continue
+        where: Path = ("alternatives", number, "paddle")
+        try:
+            renamed = drop_in(record, call.torch, alternative.paddle)
+        except CallError as exc:
+            errors.append((where, exc.detail, exc.line))
+            continue
+        key = f"alternatives[{number}].{key_of(path)}"
+        runs.append(run(renamed.torch, renamed.paddle, None, {}, key, where))
+    # the probes vary the portable form: what every paddle release takes
     positional = positional_form(record, call.torch)
     if positional is not None:
         try:
-            naive = derive(record, positional, naive=True)
+            naive = derive(record, positional, naive=True, portable=True)
         except CallError:
             pass
         else:
@@ -206,17 +247,17 @@ def _call_runs(
     arrays = probes.array_inputs(call.inputs)
     for kind, param, code in scalar_forms(record, call.torch, arrays):
         try:
-            variant = derive(record, code)
+            variant = derive(record, code, portable=True)
         except CallError:
             continue
         runs.append(run(variant.torch, variant.paddle, f"{kind}:{param}", {}))
     random = any(reason is not ShapeOnly.UNINITIALIZED for reason in call.shape_only.values())
     for probe in probes.input_probes(len(arrays), probes.call_shapes(record), random):
-        runs.append(run(base.torch, base.paddle, probe.id, probe.transform))
+        runs.append(run(portable.torch, portable.paddle, probe.id, probe.transform))
     if index == 0:
         runs += _parameter_runs(record, call.torch, run)
         if record.api_type is ApiType.CLASS:
-            runs += _module_runs(base.torch, base.paddle, run, random)
+            runs += _module_runs(portable.torch, portable.paddle, run, random)
     return runs
 
 
@@ -226,13 +267,13 @@ def _parameter_runs(record: Record, code: str, run: Any) -> list[RunSpec]:
     found: list[RunSpec] = []
     for param, variant_code in positional_forms(record, code):
         try:
-            naive = derive(record, variant_code, naive=True)
+            naive = derive(record, variant_code, naive=True, portable=True)
         except CallError:
             continue
         found.append(run(naive.torch, naive.paddle, f"positional:{param}", {}))
     for probe, variant_code in parameter_forms(record, code):
         try:
-            variant = derive(record, variant_code)
+            variant = derive(record, variant_code, portable=True)
         except CallError:
             continue
         found.append(run(variant.torch, variant.paddle, probe, {}))
@@ -276,9 +317,10 @@ def plan(record: Record) -> RecordPlan:
             _tolerance(execution),
             frozenset(execution.shape_only),
             apis=(record.torch_api, record.paddle_api),
+            key=key_of(path),
         )
         runs.append(case)
-        if recipes:
+        if recipes and path[0] == "examples":
             arrays = probes.array_inputs(execution.inputs)
             random = any(r is not ShapeOnly.UNINITIALIZED for r in execution.shape_only.values())
             runs += [

@@ -28,7 +28,7 @@ from apimap.check import CheckResult, check_source, iter_record_files, relative_
 from apimap.diagnostics import Diagnostic, Severity
 from apimap.location import Path as DataPath
 from apimap.model import Record
-from apimap.pins import pins_for
+from apimap.pins import PADDLE_VERSION, pins_for
 from apimap.rules.base import Rule
 from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
 from apimap.rules.catalog.am001_encoding import RULE as ENCODING
@@ -61,7 +61,7 @@ from apimap.verify.environments import (
     release_environment_name,
     torch_environment,
 )
-from apimap.verify.evaluate import Judgement, judge, release_result
+from apimap.verify.evaluate import Judgement, judge, release_facts
 from apimap.verify.parts import Part
 from apimap.verify.plan import RecordPlan, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
@@ -532,7 +532,7 @@ def run_verify(
                     (_result(item.torch_check), _result(item.paddle_checks.get(name))),
                     _runs(loaded, record_plan, item, pools, ids, name),
                 )
-                measured[version] = release_result(main, other)
+                measured[version] = release_facts(loaded.record, other, main)
             per_record.append(measured)
     finally:
         pools.close()
@@ -602,8 +602,9 @@ def _stamp(
     result: VerifyResult,
     releases: dict[str, Release] | None,
 ) -> None:
-    """Write the stamp; without a matrix run, a previous stamp's release results are kept
-    when they were measured for the same record facts by the same verifier."""
+    """Write the stamp with the pinned release's facts; without a matrix run, a previous
+    stamp's results for the older releases are kept when they were measured for the same
+    record facts by the same verifier."""
     location = stamp_file(loaded.file)
     if location is None:
         return
@@ -614,7 +615,9 @@ def _stamp(
             and previous.record == digest(loaded.doc.data)
             and previous.verifier == VERIFIER_VERSION
         )
-        releases = previous.releases if same and previous is not None else {}
+        kept = previous.releases if same and previous is not None else {}
+        releases = {version: facts for version, facts in kept.items() if version != PADDLE_VERSION}
+    releases = {**releases, PADDLE_VERSION: release_facts(loaded.record, judgement, None)}
     versions: dict[str, str] = {}
     for name, found in result.environments.items():
         if name == MAIN_PADDLE or name == torch_environment(loaded.record.torch_api):

@@ -32,9 +32,11 @@ INTEGER_DTYPES = ("uint8", "int8", "int16", "int32", "int64")
 EDGES = ("nan", "inf", "negzero", "zeros", "large", "small", "negative", "mask")
 """The edge transforms, in the order they are probed."""
 
-_LARGE_BASE = {"int16": 30, "int32": 15000, "int64": 1_000_000_000}
-"""A base whose multiples by 1 to 8 square past the integer dtype's limit while their least
-common multiples stay below it (uint8 and int8 are too narrow to tell the two apart)."""
+_LARGE_BASE = {"int16": 200, "int32": 50_000, "int64": 4_000_000_000}
+"""A base whose square is past the integer dtype's limit while 56 times it (the largest least
+common multiple of two factors from 1 to 8) is well inside: products of the probe's values
+overflow, their sums, greatest common divisors and least common multiples do not (uint8 and
+int8 are too narrow to tell the two apart)."""
 
 
 def cast(array: Any, dtype: str, np: Any) -> Any:
@@ -92,7 +94,7 @@ def _edge_integer(array: Any, edge: str, np: Any) -> Any | None:
         return np.zeros_like(array)
     if edge == "large" and dtype in _LARGE_BASE:
         # multiples of one large base: their products overflow, while their sums, greatest
-        # common divisors and least common multiples (at most 840 times the base) do not
+        # common divisors and least common multiples do not
         base = _LARGE_BASE[dtype]
         factors = 1 + np.abs(array.astype("int64")) % 8
         signs = np.where(array < 0, -1, 1) if dtype != "uint8" else 1

@@ -145,7 +145,11 @@ class Tolerance:
         if low is None:
             return self
         return Tolerance(
-            max(self.rtol, low[0]), max(self.atol, low[1]), self.values, self.grad, self.broken_equal
+            max(self.rtol, low[0]),
+            max(self.atol, low[1]),
+            self.values,
+            self.grad,
+            self.broken_equal,
         )
 
 
