@@ -63,7 +63,7 @@ from apimap.verify.environments import (
 )
 from apimap.verify.evaluate import Judgement, judge, release_facts
 from apimap.verify.parts import Part
-from apimap.verify.plan import RecordPlan, plan
+from apimap.verify.plan import RecordPlan, RunSpec, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
 from apimap.verify.runtime import RUN_SECONDS, labels
 from apimap.verify.sandbox import Sandbox, detect
@@ -265,14 +265,36 @@ class _Pools:
         self.pools = {}
 
 
+BATCH_RUNS = 32
+"""The most runs one job holds: a record's runs go in batches (a call with its probes, cut
+to this size), so a record's work spreads over the workers and the timeout applies to each
+batch rather than to hundreds of probes at once."""
+
+
+def batches(runs: list[RunSpec]) -> list[list[int]]:
+    """The indices of ``runs`` grouped into jobs: the runs of each call (its own code and its
+    probes, which build the same layers and share their weights within a job) or of each
+    example, at most :data:`BATCH_RUNS` at a time, in order."""
+    groups: dict[object, list[int]] = {}
+    for index, spec in enumerate(runs):
+        key = ("call", spec.call) if spec.call is not None else ("code", spec.path)
+        groups.setdefault(key, []).append(index)
+    found = []
+    for indices in groups.values():
+        found += [indices[i : i + BATCH_RUNS] for i in range(0, len(indices), BATCH_RUNS)]
+    return found
+
+
 @dataclass
 class _Pending:
-    """The futures of one record's jobs; the paddle side's per paddle environment."""
+    """The futures of one record's jobs: a torch job per batch of runs, and the paddle side's
+    per batch and paddle environment."""
 
+    batches: list[list[int]] = field(default_factory=list)
     torch_check: Future[JobResult] | None = None
-    torch_runs: Future[JobResult] | None = None
+    torch_runs: list[Future[JobResult]] = field(default_factory=list)
     paddle_checks: dict[str, Future[JobResult]] = field(default_factory=dict)
-    paddle_runs: dict[str, Future[JobResult]] = field(default_factory=dict)
+    paddle_runs: dict[str, list[Future[JobResult]]] = field(default_factory=dict)
 
 
 class _Ids:
@@ -295,29 +317,26 @@ def _submit(
 ) -> list[_Pending]:
     pending: list[_Pending] = []
     for loaded, record_plan in zip(records, plans, strict=True):
-        item = _Pending(paddle_runs={name: Future() for name in paddles})
+        item = _Pending(paddle_runs={name: [] for name in paddles})
         pending.append(item)
         torch = pools.pools.get(torch_environment(loaded.record.torch_api))
         if torch is None:
-            for future in item.paddle_runs.values():
-                future.set_result(JobResult(0))
             continue
         item.torch_check = torch.submit(Job(ids(), "check", record_plan.torch_check))
         for name in paddles:
             if record_plan.paddle_check is not None:
                 check = Job(ids(), "check", record_plan.paddle_check)
                 item.paddle_checks[name] = pools.pools[name].submit(check)
-        if not record_plan.runs:
-            for future in item.paddle_runs.values():
-                future.set_result(JobResult(0))
-            continue
-        specs = [spec.spec("torch", seconds=pools.run_seconds) for spec in record_plan.runs]
-        item.torch_runs = torch.submit(Job(ids(), "runs", {"runs": specs}))
-        for name in paddles:
-            target = item.paddle_runs[name]
-            item.torch_runs.add_done_callback(
-                _then_paddle(record_plan, target, pools.pools[name], ids)
-            )
+        item.batches = batches(record_plan.runs)
+        for batch in item.batches:
+            runs = [record_plan.runs[index] for index in batch]
+            specs = [spec.spec("torch", seconds=pools.run_seconds) for spec in runs]
+            torch_future = torch.submit(Job(ids(), "runs", {"runs": specs}))
+            item.torch_runs.append(torch_future)
+            for name in paddles:
+                target: Future[JobResult] = Future()
+                item.paddle_runs[name].append(target)
+                torch_future.add_done_callback(_then_paddle(runs, target, pools.pools[name], ids))
     return pending
 
 
@@ -342,7 +361,7 @@ def _paddle_job(job_id: int, specs: list[dict[str, Any]], torch_result: JobResul
 
 
 def _then_paddle(
-    record_plan: RecordPlan, target: Future[JobResult], paddle: WorkerPool, ids: _Ids
+    runs: list[RunSpec], target: Future[JobResult], paddle: WorkerPool, ids: _Ids
 ) -> Callable[[Future[JobResult]], None]:
     paddle_seconds = min(RUN_SECONDS, paddle.timeout / 2)
 
@@ -354,15 +373,15 @@ def _then_paddle(
             return
         outcomes = torch_result.data.get("runs") if torch_result.data else None
         if not isinstance(outcomes, list):  # the torch job died: its runs are judged alone
-            target.set_result(JobResult(0, {"runs": [SKIPPED] * len(record_plan.runs)}))
+            target.set_result(JobResult(0, {"runs": [SKIPPED] * len(runs)}))
             return
         wanted = [
             index
-            for index, (spec, outcome) in enumerate(zip(record_plan.runs, outcomes, strict=True))
+            for index, (spec, outcome) in enumerate(zip(runs, outcomes, strict=True))
             if spec.probe is None or (isinstance(outcome, dict) and outcome.get("ok"))
         ]
         specs = [
-            record_plan.runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
+            runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
             for index in wanted
         ]
         future = paddle.submit(_paddle_job(ids(), specs, torch_result))
@@ -396,8 +415,8 @@ def _forward(
 
 def _job_seconds(item: _Pending) -> float:
     """The seconds a record's jobs took in the workers (they have all ended)."""
-    futures = [item.torch_check, item.torch_runs]
-    futures += [*item.paddle_checks.values(), *item.paddle_runs.values()]
+    futures = [item.torch_check, *item.torch_runs, *item.paddle_checks.values()]
+    futures += [future for batch in item.paddle_runs.values() for future in batch]
     return sum(future.result().seconds for future in futures if future is not None)
 
 
@@ -417,42 +436,55 @@ def _runs(
     ids: _Ids,
     paddle_name: str = MAIN_PADDLE,
 ) -> tuple[JobResult | None, JobResult | None]:
-    """The record's run results on one paddle environment; when a whole job died, each run
-    again on its own, so that the run that hangs or crashes is reported where it is and the
-    others still count."""
-    torch_result, paddle_result = _result(item.torch_runs), item.paddle_runs[paddle_name].result()
-    if not (_failed(torch_result) or _failed(paddle_result)):
-        return torch_result, paddle_result
-    if len(record_plan.runs) == 1:
-        return _as_run(torch_result), _as_run(paddle_result)
+    """The record's run results on one paddle environment, its batches put together in the
+    order of the runs; a batch whose job died is run again one run per job (all at once), so
+    that the run that hangs or crashes is reported where it is and the others still count."""
+    if not record_plan.runs or not item.torch_runs:
+        return None, None
+    torch_outcomes: list[Any] = [None] * len(record_plan.runs)
+    paddle_outcomes: list[Any] = [None] * len(record_plan.runs)
+    seconds = 0.0
+    for batch, torch_future, paddle_future in zip(
+        item.batches, item.torch_runs, item.paddle_runs[paddle_name], strict=True
+    ):
+        torch_result, paddle_result = torch_future.result(), paddle_future.result()
+        runs = [record_plan.runs[index] for index in batch]
+        if _failed(torch_result) or _failed(paddle_result):
+            torch_result, paddle_result = _one_by_one(loaded, runs, pools, ids, paddle_name)
+        seconds += torch_result.seconds + paddle_result.seconds
+        for side, result in ((torch_outcomes, torch_result), (paddle_outcomes, paddle_result)):
+            found = result.data.get("runs") if result.data else None
+            for position, index in enumerate(batch):
+                outcome = (
+                    found[position] if isinstance(found, list) and position < len(found) else None
+                )
+                side[index] = outcome if isinstance(outcome, dict) else _single(result)
+    return (
+        JobResult(0, {"runs": torch_outcomes}, seconds=seconds),
+        JobResult(0, {"runs": paddle_outcomes}),
+    )
+
+
+def _one_by_one(
+    loaded: LoadedRecord, runs: list[RunSpec], pools: _Pools, ids: _Ids, paddle_name: str
+) -> tuple[JobResult, JobResult]:
+    """Each run of a batch in a job of its own, submitted together, the paddle side of each
+    after its torch side."""
     torch_pool = pools.pools[torch_environment(loaded.record.torch_api)]
     paddle_pool = pools.pools[paddle_name]
     seconds = pools.run_seconds
-    torch_results = [
-        torch_pool.submit(
-            Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]})
-        ).result()
-        for spec in record_plan.runs
+    torch_futures = [
+        torch_pool.submit(Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]}))
+        for spec in runs
     ]
-    torch_outcomes = [_single(result) for result in torch_results]
-    paddle_outcomes = [
-        _single(
-            paddle_pool.submit(
-                _paddle_job(ids(), [spec.spec("paddle", _weights(outcome), seconds)], result)
-            ).result()
-        )
-        for spec, outcome, result in zip(
-            record_plan.runs, torch_outcomes, torch_results, strict=True
-        )
-    ]
+    paddle_futures: list[Future[JobResult]] = []
+    for spec, future in zip(runs, torch_futures, strict=True):
+        target: Future[JobResult] = Future()
+        future.add_done_callback(_then_paddle([spec], target, paddle_pool, ids))
+        paddle_futures.append(target)
+    torch_outcomes = [_single(future.result()) for future in torch_futures]
+    paddle_outcomes = [_single(future.result()) for future in paddle_futures]
     return JobResult(0, {"runs": torch_outcomes}), JobResult(0, {"runs": paddle_outcomes})
-
-
-def _as_run(result: JobResult | None) -> JobResult | None:
-    """A job of one run whose worker died: the death becomes that run's outcome."""
-    if result is None or not _failed(result):
-        return result
-    return JobResult(result.id, {"runs": [_single(result)]})
 
 
 def _single(result: JobResult) -> dict[str, Any]:
