@@ -51,6 +51,15 @@ def configure(verify: argparse.ArgumentParser) -> None:
     verify.set_defaults(handler=run_command)
 
 
+PROGRESS_EVERY = 100
+"""A long verification says how far it got every this many records (on stderr)."""
+
+
+def _progress(done: int, total: int) -> None:
+    if done and done % PROGRESS_EVERY == 0:
+        print(f"apimap verify: {done}/{total} 条记录 (records)", file=sys.stderr, flush=True)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Verify, print the diagnostics and the figures, return the exit code."""
     from apimap.diagnostics import Severity
@@ -83,6 +92,7 @@ def run_command(args: argparse.Namespace) -> int:
             matrix=args.matrix,
             part=part,
             check_first=True,
+            progress=_progress,
         )
     except (EnvironmentMismatch, EnvironmentSetupError, WorkerStartError) as exc:
         print(f"apimap verify: {exc}", file=sys.stderr)

@@ -252,13 +252,20 @@ def _call_runs(
             continue
         runs.append(run(variant.torch, variant.paddle, f"{kind}:{param}", {}))
     random = any(reason is not ShapeOnly.UNINITIALIZED for reason in call.shape_only.values())
-    for probe in probes.input_probes(len(arrays), probes.call_shapes(record), random):
+    values = _compares_values(outputs, call.shape_only)
+    shapes = probes.call_shapes(record)
+    for probe in probes.input_probes(len(arrays), shapes, random, values):
         runs.append(run(portable.torch, portable.paddle, probe.id, probe.transform))
     if index == 0:
         runs += _parameter_runs(record, call.torch, run)
         if record.api_type is ApiType.CLASS:
-            runs += _module_runs(portable.torch, portable.paddle, run, random)
+            runs += _module_runs(portable.torch, portable.paddle, run, random or not values)
     return runs
+
+
+def _compares_values(outputs: list[str], shape_only: dict[str, ShapeOnly]) -> bool:
+    """Whether a run compares some value (not every result by its shape only)."""
+    return not outputs or any(name not in shape_only for name in outputs)
 
 
 def _parameter_runs(record: Record, code: str, run: Any) -> list[RunSpec]:
@@ -280,13 +287,14 @@ def _parameter_runs(record: Record, code: str, run: Any) -> list[RunSpec]:
     return found
 
 
-def _module_runs(torch: str, paddle: str, run: Any, random: bool) -> list[RunSpec]:
-    """The layers of the first call in eval mode, their state, their initial weights."""
+def _module_runs(torch: str, paddle: str, run: Any, blind: bool) -> list[RunSpec]:
+    """The layers of the first call in eval mode (unless its results are random or compared
+    by shape only: eval mode changes values), their state, their initial weights."""
     found = []
     for probe in probes.MODULE_PROBES:
         report = probes.REPORT_OUTPUTS.get(str(probe.transform["module"]))
-        if report is None and random:
-            continue  # eval mode of a random layer: its outputs are compared by shape only
+        if report is None and blind:
+            continue
         spec = run(torch, paddle, probe.id, probe.transform)
         if report is not None:
             spec = replace(spec, outputs=[report], explicit_outputs=True, shape_only=frozenset())
@@ -323,6 +331,7 @@ def plan(record: Record) -> RecordPlan:
         if recipes and path[0] == "examples":
             arrays = probes.array_inputs(execution.inputs)
             random = any(r is not ShapeOnly.UNINITIALIZED for r in execution.shape_only.values())
+            values = _compares_values(outputs, execution.shape_only)
             runs += [
                 replace(
                     case,
@@ -330,7 +339,7 @@ def plan(record: Record) -> RecordPlan:
                     transform=probe.transform,
                     tolerance=probes.tolerance_for(probe.id, case.tolerance),
                 )
-                for probe in probes.input_probes(len(arrays), "plain", random)
+                for probe in probes.input_probes(len(arrays), "plain", random, values)
             ]
             runs += [
                 replace(case, torch=torch_variant, paddle=paddle_variant, probe=probe)

@@ -88,20 +88,28 @@ def tolerance_for(probe: str, tolerance: Tolerance) -> Tolerance:
     return Tolerance(rtol, atol, tolerance.values, tolerance.grad, broken_equal=True)
 
 
-def input_probes(arrays: int, shapes: str | None, random: bool) -> list[ProbeKind]:
+def input_probes(
+    arrays: int, shapes: str | None, random: bool, values: bool = True
+) -> list[ProbeKind]:
     """The probes that change only the inputs (the code stays the run's own).
 
     ``shapes`` is ``unbatched`` for a layer's call, ``plain`` where empty and 0-d inputs
     make sense (functions, methods, recipes), ``None`` otherwise; a run with random
-    results gets no empty or 0-d probe, whose statistic would be noise."""
+    results gets no empty or 0-d probe, whose statistic would be noise. A run that compares
+    no values (``values`` false: every result by shape only, such as a whole model's
+    output) gets no probe whose only effect is on values (integer inputs, edge values,
+    broadcasting of equal shapes)."""
     if arrays == 0:
         return []
     found = [ProbeKind(f"dtype:{dtype}", {"dtype": dtype}) for dtype in DTYPES]
-    found += [ProbeKind(f"int:{dtype}", {"int_dtype": dtype}) for dtype in INTEGER_DTYPES]
+    if values:
+        found += [ProbeKind(f"int:{dtype}", {"int_dtype": dtype}) for dtype in INTEGER_DTYPES]
     if arrays >= 2:
         found.append(ProbeKind("int_mix", {"int_mix": True}))
-        found.append(ProbeKind("broadcast", {"broadcast": True}))
-    found += [ProbeKind(f"edge:{edge}", {"edge": edge}) for edge in EDGES]
+        if values:
+            found.append(ProbeKind("broadcast", {"broadcast": True}))
+    if values:
+        found += [ProbeKind(f"edge:{edge}", {"edge": edge}) for edge in EDGES]
     if shapes == "unbatched":
         found.append(ProbeKind("unbatched", {"shape": "unbatched"}))
     elif shapes == "plain" and not random:

@@ -265,7 +265,7 @@ class _Pools:
         self.pools = {}
 
 
-BATCH_RUNS = 32
+BATCH_RUNS = 16
 """The most runs one job holds: a record's runs go in batches (a call with its probes, cut
 to this size), so a record's work spreads over the workers and the timeout applies to each
 batch rather than to hundreds of probes at once."""
@@ -508,11 +508,13 @@ def run_verify(
     matrix: bool = False,
     part: Part | None = None,
     check_first: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> VerifyResult:
     """Verify every record below ``paths``; with ``update``, stamp the records that pass; with
     ``matrix``, also measure every older paddle release (creating its environment if needed).
     ``stale_only`` and ``part`` narrow the records to those without a current stamp and to one
     part of the corpus; given both, a record is verified when either holds. With
+    ``progress`` is told ``(records judged, records)`` as the judging goes on. With
     ``check_first`` (what ``apimap verify --update`` does), a record that ``apimap check``
     rejects is not stamped and its errors are reported."""
     began = time.monotonic()
@@ -545,7 +547,11 @@ def run_verify(
         pending = _submit(plans, records, pools, ids, paddles) if records else []
         judgements: list[Judgement] = []
         per_record: list[dict[str, Release]] = []
-        for loaded, record_plan, item in zip(records, plans, pending, strict=True):
+        for done, (loaded, record_plan, item) in enumerate(
+            zip(records, plans, pending, strict=True)
+        ):
+            if progress is not None:
+                progress(done, len(records))
             main = judge(
                 loaded.record,
                 record_plan,
