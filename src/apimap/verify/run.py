@@ -361,7 +361,11 @@ def _paddle_job(job_id: int, specs: list[dict[str, Any]], torch_result: JobResul
 
 
 def _then_paddle(
-    runs: list[RunSpec], target: Future[JobResult], paddle: WorkerPool, ids: _Ids
+    runs: list[RunSpec],
+    target: Future[JobResult],
+    paddle: WorkerPool,
+    ids: _Ids,
+    urgent: bool = False,
 ) -> Callable[[Future[JobResult]], None]:
     paddle_seconds = min(RUN_SECONDS, paddle.timeout / 2)
 
@@ -384,7 +388,7 @@ def _then_paddle(
             runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
             for index in wanted
         ]
-        future = paddle.submit(_paddle_job(ids(), specs, torch_result))
+        future = paddle.submit(_paddle_job(ids(), specs, torch_result), urgent)
         future.add_done_callback(lambda finished: _forward(finished, target, wanted, len(outcomes)))
 
     return submit
@@ -468,19 +472,21 @@ def _runs(
 def _one_by_one(
     loaded: LoadedRecord, runs: list[RunSpec], pools: _Pools, ids: _Ids, paddle_name: str
 ) -> tuple[JobResult, JobResult]:
-    """Each run of a batch in a job of its own, submitted together, the paddle side of each
-    after its torch side."""
+    """Each run of a batch in a job of its own, submitted together ahead of the queued jobs
+    (the judging waits for them), the paddle side of each after its torch side."""
     torch_pool = pools.pools[torch_environment(loaded.record.torch_api)]
     paddle_pool = pools.pools[paddle_name]
     seconds = pools.run_seconds
     torch_futures = [
-        torch_pool.submit(Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]}))
+        torch_pool.submit(
+            Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]}), urgent=True
+        )
         for spec in runs
     ]
     paddle_futures: list[Future[JobResult]] = []
     for spec, future in zip(runs, torch_futures, strict=True):
         target: Future[JobResult] = Future()
-        future.add_done_callback(_then_paddle([spec], target, paddle_pool, ids))
+        future.add_done_callback(_then_paddle([spec], target, paddle_pool, ids, urgent=True))
         paddle_futures.append(target)
     torch_outcomes = [_single(future.result()) for future in torch_futures]
     paddle_outcomes = [_single(future.result()) for future in paddle_futures]
