@@ -8,7 +8,7 @@ CORE_STAMP := $(VENV)/.installed-core
 VERIFY_STAMP := $(VENV)/.installed-verify
 VISION_STAMP := $(VISION_VENV)/.installed
 
-.PHONY: main test lint pytest fuzz verify verify-all matrix bench bench-site bench-verify bench-startup bench-scan bench-lines
+.PHONY: main test lint pytest fuzz verify verify-all matrix bench bench-site bench-verify bench-startup bench-scan bench-lines precision
 
 # Main environment, first the part `make main` needs: apimap, the site toolchain, the
 # browser driver and the dev tools. No torch, no paddle.
@@ -84,3 +84,9 @@ bench-scan: $(CORE_STAMP)
 
 bench-lines: $(CORE_STAMP)
 	$(PY) bench/bench_lines.py
+
+# Validator precision and recall on the legacy pages of the development set (../shared): import,
+# check, join with the judged list bench/precision/judged.tsv. See bench/precision/README.md.
+PAGES ?= ../shared/legacy-pages-dev
+precision: $(CORE_STAMP)
+	$(PY) bench/precision/run.py --pages $(PAGES)

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import yaml
 
-from apimap.check import iter_record_files, run_check
-from apimap.diagnostics import Severity
-from apimap.rules.catalog.am232_example_python import parse_code
-from apimap.signature import parse_signature
+from apimap.checking.diagnostics import Severity
+from apimap.checking.rules.catalog.am232_example_python import parse_code
+from apimap.checking.runner import iter_record_files, run_check
+from apimap.record.signature import parse_signature
 
 sys.path.insert(0, str(Path(__file__).parent))
 from realistic import write_corpus

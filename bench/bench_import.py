@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from apimap.corpus import load_entries
-from apimap.export import export_text
-from apimap.importer.run import Outcome, run_import
-from apimap.render.site import SiteSources, render_site
+from apimap.checking.corpus import load_entries
+from apimap.publish.export import export_text
+from apimap.publish.importer.run import Outcome, run_import
+from apimap.publish.site.site import SiteSources, render_site
 
 sys.path.insert(0, str(Path(__file__).parent))
 from realistic import write_corpus

@@ -17,11 +17,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apimap import loader
-from apimap.check import iter_record_files
-from apimap.paths import record_path
-from apimap.pins import pins_for
-from apimap.stamps import VERIFIER_VERSION, Proven, Stamp, digest, parse_stamp, stamp_file
+from apimap.checking.runner import iter_record_files
+from apimap.files import loader
+from apimap.files.stamps import VERIFIER_VERSION, Proven, Stamp, digest, parse_stamp, stamp_file
+from apimap.record.paths import record_path
+from apimap.record.pins import pins_for
 
 SOURCE = Path(__file__).resolve().parent.parent / "mappings"
 

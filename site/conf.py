@@ -15,7 +15,7 @@ language = "zh_CN"
 root_doc = "index"
 source_suffix = {".md": "markdown"}
 
-extensions = ["myst_parser", "apimap.render.sphinx_ext"]
+extensions = ["myst_parser", "apimap.publish.site.sphinx_ext"]
 myst_enable_extensions = ["attrs_inline"]  # the verified badge: [text]{.apimap-badge}
 myst_heading_anchors = 0
 # Chinese text has no typographic quotes to fix, and the pass over every page costs time.

@@ -3,7 +3,7 @@
     python tests/make_stamp_fixtures.py
 
 Each fixture is a folder with ``mappings/``, ``stamps/`` and ``expect.txt``; the
-stamps are written by the current :mod:`apimap.stamps`, then some records are
+stamps are written by the current :mod:`apimap.files.stamps`, then some records are
 edited or stamped with other versions to make the bad cases.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from apimap import loader
-from apimap.stamps import VERIFIER_VERSION, Proven, Stamp, digest
+from apimap.files import loader
+from apimap.files.stamps import VERIFIER_VERSION, Proven, Stamp, digest
 
 CATALOG = Path(__file__).resolve().parents[1] / "src" / "apimap" / "rules" / "catalog"
 RECORD = """# yaml-language-server: $schema=../../schema/mapping.schema.json

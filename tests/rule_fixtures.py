@@ -1,4 +1,4 @@
-"""Reading the rule fixtures that live beside each rule in ``apimap/rules/catalog/<code>_<slug>/``.
+"""Reading the rule fixtures that live beside each rule in ``apimap/checking/rules/catalog/<code>_<slug>/``.
 
 A file fixture starts with ``# expect: CODE:LINE ...`` (empty for a good fixture) and may name
 the path it pretends to live at with ``# path: mappings/...``. A directory fixture holds a small
@@ -13,10 +13,10 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from apimap import loader
-from apimap.paths import record_path
-from apimap.rules.registry import HOMES, fixtures
-from apimap.stamps import digest, parse_stamp, stamp_file
+from apimap.checking.rules.registry import HOMES, fixtures
+from apimap.files import loader
+from apimap.files.stamps import digest, parse_stamp, stamp_file
+from apimap.record.paths import record_path
 
 CATALOG = Path(next(iter(HOMES.values()))).parent
 """The folder holding every rule's package (and its fixtures)."""

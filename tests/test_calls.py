@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from apimap.calls import (
+from apimap.record.calls import (
     CallError,
     assigned,
     derive,
@@ -18,7 +18,7 @@ from apimap.calls import (
     recipe_parameter_forms,
     scalar_forms,
 )
-from apimap.model import Record
+from apimap.record.model import Record
 
 
 def record(**fields: Any) -> Record:

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from apimap import check
-from apimap.check import run_check
-from apimap.diagnostics import Severity
-from apimap.rules.base import Rule, Scope
-from apimap.rules.registry import RECORD_RULES
+from apimap.checking import runner
+from apimap.checking.diagnostics import Severity
+from apimap.checking.rules.base import Rule, Scope
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import run_check
 from rule_fixtures import copy_clean_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +25,7 @@ def test_crashing_rule_becomes_a_diagnostic(
     broken = Rule(
         "AM299", "坏规则 (broken)", Scope.RECORD, Severity.ERROR, "", why="", check=explode
     )
-    monkeypatch.setattr(check, "RECORD_RULES", [*RECORD_RULES, broken])
+    monkeypatch.setattr(runner, "RECORD_RULES", [*RECORD_RULES, broken])
     record = copy_clean_record(tmp_path)
     result = run_check([record.parent.parent])
     assert [(d.code, d.line) for d in result.diagnostics] == [("AM000", 1)]
@@ -79,7 +79,7 @@ def test_worker_pool_gives_the_same_result_as_one_process(
             text.replace("desc: 输入的 Tensor", f"desc: 输入的 Tensor{'。' * (index % 2)}"),
             encoding="utf-8",
         )
-    monkeypatch.setattr(check, "PARALLEL_THRESHOLD", 2)
+    monkeypatch.setattr(runner, "PARALLEL_THRESHOLD", 2)
     serial = run_check([tmp_path / "mappings"], jobs=1)
     parallel = run_check([tmp_path / "mappings"], jobs=2)
     assert parallel.diagnostics == serial.diagnostics

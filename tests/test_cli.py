@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from apimap.checking.rules.registry import ALL_RULES
 from apimap.cli import main
-from apimap.rules.registry import ALL_RULES
 from rule_fixtures import copy_clean_record, fixture_entries, restamp
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,6 +100,16 @@ def test_usage_errors_exit_two(corpus: Path, capsys: pytest.CaptureFixture[str])
     assert main(["check", "--format", "xml"]) == 2
     assert main(["frobnicate"]) == 2
     assert main([]) == 2
+
+
+@pytest.mark.parametrize("command", ["check", "fmt", "verify", "scan", "import"])
+@pytest.mark.parametrize("given", ["", "no/such/path"])
+def test_every_command_refuses_a_path_that_does_not_exist(
+    command: str, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an empty argument would silently mean the working folder
+    assert main([command, given]) == 2
+    assert f"apimap {command}: 路径不存在 (no such path): {given!r}" in capsys.readouterr().err
 
 
 def test_allowlist_accepts_and_goes_stale(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:

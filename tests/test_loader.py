@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from apimap import loader
-from apimap.location import Loc
+from apimap.files import loader
+from apimap.files.loader import LoadProblemKind as Kind
+from apimap.record.location import Loc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,7 +81,7 @@ def test_only_true_false_and_null_are_special() -> None:
 def test_duplicate_key_is_reported_at_the_second_key() -> None:
     doc, problems = loader.parse("a: 1\nb:\n  c: 1\n  c: 2\n")
     assert doc is None
-    assert [(p.code, p.line, p.col) for p in problems] == [("AM003", 4, 3)]
+    assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.DUPLICATE_KEY, 4, 3)]
     assert "第 3 行" in problems[0].detail
 
 
@@ -93,57 +94,57 @@ def test_tags_anchors_and_aliases_are_refused() -> None:
     ]:
         doc, problems = loader.parse(text)
         assert doc is None
-        assert [(p.code, p.line) for p in problems] == [("AM004", line)], text
+        assert [(p.kind, p.line) for p in problems] == [(Kind.TAG, line)], text
 
 
 def test_syntax_error_has_a_location() -> None:
     doc, problems = loader.parse("a: [1, 2\nb: 3\n")
     assert doc is None
-    assert [(p.code, p.line) for p in problems] == [("AM002", 2)]
+    assert [(p.kind, p.line) for p in problems] == [(Kind.SYNTAX, 2)]
 
 
 def test_top_level_must_be_a_mapping() -> None:
     _, problems = loader.parse("- a\n- b\n")
-    assert [(p.code, p.line) for p in problems] == [("AM008", 1)]
+    assert [(p.kind, p.line) for p in problems] == [(Kind.NOT_MAPPING, 1)]
     _, problems = loader.parse("just text\n")
-    assert [p.code for p in problems] == ["AM008"]
+    assert [p.kind for p in problems] == [Kind.NOT_MAPPING]
 
 
 def test_empty_and_comment_only_files() -> None:
     for text in ["", "\n\n", "# nothing\n"]:
         _, problems = loader.parse(text)
-        assert [p.code for p in problems] == ["AM006"]
+        assert [p.kind for p in problems] == [Kind.EMPTY]
 
 
 def test_decode_reports_invalid_utf8_with_position() -> None:
     text, problems = loader.decode(b"a: 1\nb: caf\xe9\n")
     assert text is None
-    assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 7)]
+    assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.ENCODING, 2, 7)]
 
 
 def test_decode_reports_binary_data() -> None:
     text, problems = loader.decode(b"\x89PNG\r\n\x1a\n\x00\x00")
     assert text is None
-    assert [p.code for p in problems] == ["AM001"]
+    assert [p.kind for p in problems] == [Kind.ENCODING]
 
 
 def test_decode_reports_control_characters() -> None:
     text, problems = loader.decode(b"a: 1\nb: x\x07y\n")
     assert text is None
-    assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 5)]
+    assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.ENCODING, 2, 5)]
 
 
 def test_decode_reports_bidirectional_overrides() -> None:
     text, problems = loader.decode("a: 1\nb: abc\u202edef\n".encode())
     assert text is None
-    assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 7)]
+    assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.ENCODING, 2, 7)]
 
 
 def test_c1_control_characters_are_refused() -> None:
     for char in ["\x80", "\x9b", "\x9f"]:
         text, problems = loader.decode(f"a: 1\nb: x{char}y\n".encode())
         assert text is None
-        assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 5)], repr(char)
+        assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.ENCODING, 2, 5)], repr(char)
 
 
 def test_line_breaks_other_than_newline_are_refused_where_they_are() -> None:
@@ -153,7 +154,7 @@ def test_line_breaks_other_than_newline_are_refused_where_they_are() -> None:
         raw = f"a: 1\nb: 'x{char}y'\nc: 2\n".encode()
         text, problems = loader.decode(raw)
         assert text is None
-        assert [(p.code, p.line, p.col) for p in problems] == [("AM001", 2, 6)], repr(char)
+        assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.ENCODING, 2, 6)], repr(char)
     text, problems = loader.decode(b"a: 1\r\nb: 2\r\n")
     assert problems == []
     assert text == "a: 1\r\nb: 2\r\n"
@@ -170,19 +171,19 @@ def test_escaped_line_separators_load_as_values() -> None:
 def test_bom_is_a_warning_and_the_text_still_loads() -> None:
     text, problems = loader.decode(b"\xef\xbb\xbfa: 1\n")
     assert text == "a: 1\n"
-    assert [p.code for p in problems] == ["AM007"]
+    assert [p.kind for p in problems] == [Kind.BOM]
 
 
 def test_huge_file_is_refused() -> None:
     text, problems = loader.decode(b"a: " + b"x" * (loader.MAX_FILE_BYTES + 1))
     assert text is None
-    assert [(p.code, p.line) for p in problems] == [("AM005", 1)]
+    assert [(p.kind, p.line) for p in problems] == [(Kind.TOO_LARGE, 1)]
 
 
 def test_deeply_nested_input_is_refused_not_crashed() -> None:
     doc, problems = loader.parse("a: " + "[" * 5000 + "]" * 5000 + "\n")
     assert doc is None
-    assert [(p.code, p.line) for p in problems] == [("AM005", 1)]
+    assert [(p.kind, p.line) for p in problems] == [(Kind.TOO_LARGE, 1)]
 
 
 NESTED_BEYOND_THE_C_STACK = {
@@ -199,9 +200,9 @@ def test_nesting_that_would_overflow_libyaml_is_refused_in_time(name: str) -> No
     # parse runs in a child process so that such a death fails this test instead of pytest.
     script = (
         "import sys\n"
-        "from apimap import loader\n"
+        "from apimap.files import loader\n"
         "doc, problems = loader.load(sys.stdin.buffer.read())\n"
-        "print(doc is None, [(p.code, p.line) for p in problems])\n"
+        "print(doc is None, [(p.kind.name, p.line) for p in problems])\n"
     )
     text = NESTED_BEYOND_THE_C_STACK[name]
     assert len(text.encode()) < loader.MAX_FILE_BYTES
@@ -211,7 +212,7 @@ def test_nesting_that_would_overflow_libyaml_is_refused_in_time(name: str) -> No
     assert done.returncode == 0, done.stderr.decode()[-500:]
     refused, problems = done.stdout.decode().split(" ", 1)
     assert refused == "True"
-    assert problems.strip() in ("[('AM005', 1)]", "[('AM005', 2)]", "[('AM002', 2)]")
+    assert problems.strip() in ("[('TOO_LARGE', 1)]", "[('TOO_LARGE', 2)]", "[('SYNTAX', 2)]")
 
 
 def test_the_nesting_bound_holds_for_records() -> None:
@@ -233,11 +234,11 @@ def test_a_syntax_error_at_the_end_of_the_stream_is_placed_in_the_file() -> None
     # (found by the fuzz suite: check input 1:16 of seed 20240519).
     for text, place in [("torch_api: torch.mul\nzh_na", (2, 6)), ("a: [1,\n  2", (2, 4))]:
         _, problems = loader.parse(text)
-        assert [(p.code, p.line, p.col) for p in problems] == [("AM002", *place)], text
+        assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.SYNTAX, *place)], text
 
 
 def test_a_document_of_only_a_marker_is_placed_in_the_file() -> None:
     # Found by the fuzz suite (hypothesis): libyaml places the empty document of "---" on the
     # line after it.
     _, problems = loader.load(b"---")
-    assert [(p.code, p.line, p.col) for p in problems] == [("AM008", 1, 4)]
+    assert [(p.kind, p.line, p.col) for p in problems] == [(Kind.NOT_MAPPING, 1, 4)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from apimap.paths import decode_name, encode_name, record_path
+from apimap.record.paths import decode_name, encode_name, record_path
 
 
 def test_examples() -> None:

@@ -6,7 +6,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from apimap.pins import (
+from apimap.record.pins import (
     DATASET_PINS,
     PACKAGE_PINS,
     PADDLE_VERSION,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from apimap.categories import Category
-from apimap.model import Record
-from apimap.pins import PADDLE_RELEASES, PADDLE_VERSION
-from apimap.releases import Way, WayKind, guide, sentences
-from apimap.render.views import accepted_from, portable_row, versions_view
-from apimap.stamps import ProbeOutcome, Proven, Release, Stamp
+from apimap.files.releases import Way, WayKind, guide, sentences
+from apimap.files.stamps import ProbeOutcome, Proven, Release, Stamp
+from apimap.publish.site.views import accepted_from, portable_row, versions_view
+from apimap.record.categories import Category
+from apimap.record.model import Record
+from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 
 CAT = Record.model_validate(
     {

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from apimap.allowlist import load_allowlist
-from apimap.check import check_source, relative_to_mappings, run_check
-from apimap.rules.base import Rule, Scope
-from apimap.rules.registry import ALL_RULES, RECORD_RULES
+from apimap.checking.allowlist import load_allowlist
+from apimap.checking.rules.base import Rule, Scope
+from apimap.checking.rules.registry import ALL_RULES, RECORD_RULES
+from apimap.checking.runner import check_source, run_check
+from apimap.record.paths import relative_to_mappings
 from rule_fixtures import (
     CATALOG,
     code_of,

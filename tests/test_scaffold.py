@@ -6,13 +6,14 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from apimap import derived, loader
-from apimap.check import check_source
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source
 from apimap.cli import main
-from apimap.model import Record
-from apimap.paths import record_path
-from apimap.rules.registry import RECORD_RULES
-from apimap.validate import validate
+from apimap.files import loader
+from apimap.files.validate import validate
+from apimap.record import derived
+from apimap.record.model import Record
+from apimap.record.paths import record_path
 
 
 def _new(tmp_path: Path, *args: str) -> int:

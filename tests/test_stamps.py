@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.stamps import (
+from apimap.files.stamps import (
     FORMAT,
     Proven,
     Stamp,

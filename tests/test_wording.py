@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from apimap import phrases, wording
-from apimap.model import Example, ParamRow, Record
+from apimap.record import phrases, wording
+from apimap.record.model import Example, ParamRow, Record
 
 
 def record(**fields: Any) -> Record:

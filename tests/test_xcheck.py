@@ -10,8 +10,15 @@ from typing import Any
 import pytest
 
 from apimap.cli import main
-from apimap.model import Record
-from apimap.xcheck import MAPPING_MEMBER, Difference, Kind, RulesError, cross_check, read_rules
+from apimap.contrib.xcheck import (
+    MAPPING_MEMBER,
+    Difference,
+    Kind,
+    RulesError,
+    cross_check,
+    read_rules,
+)
+from apimap.record.model import Record
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "site" / "corpus" / "mappings"

@@ -18,28 +18,28 @@ from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": (
-        "apimap.check_command",
+        "apimap.checking.command",
         "configure_check",
         "按规范检查记录 (check records against the spec)",
     ),
-    "rules": ("apimap.check_command", "configure_rules", "列出所有规则代码 (list rule codes)"),
+    "rules": ("apimap.checking.command", "configure_rules", "列出所有规则代码 (list rule codes)"),
     "schema": (
-        "apimap.check_command",
+        "apimap.checking.command",
         "configure_schema",
         "导出 JSON Schema (export the JSON Schema)",
     ),
     "fmt": (
-        "apimap.workflow_commands",
+        "apimap.contrib.commands",
         "configure_fmt",
         "把记录改写为规范格式 (rewrite records in canonical form)",
     ),
     "diff": (
-        "apimap.workflow_commands",
+        "apimap.contrib.commands",
         "configure_diff",
         "两个 git 版本之间记录的变化 (record changes between revisions)",
     ),
     "new": (
-        "apimap.scaffold",
+        "apimap.contrib.scaffold",
         "configure",
         "从已安装的库生成记录草稿 (draft a record from the libraries)",
     ),
@@ -49,47 +49,47 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "用已安装的 torch 与 paddle 验证记录 (verify against the libraries)",
     ),
     "import": (
-        "apimap.importer.command",
+        "apimap.publish.importer.command",
         "configure",
         "导入旧的 Markdown 映射页面与映射表 (import legacy pages)",
     ),
     "export": (
-        "apimap.export",
+        "apimap.publish.export",
         "configure",
         "把知识库导出为 JSON (export the knowledge base as JSON)",
     ),
     "xcheck": (
-        "apimap.xcheck",
+        "apimap.contrib.xcheck",
         "configure",
         "与 PaConvert 的转换规则对比 (compare with PaConvert's rules)",
     ),
     "surface": (
-        "apimap.surface.command",
+        "apimap.survey.surface.command",
         "configure",
         "torch/torchvision 的公开 API 表 (the public API surface table)",
     ),
     "scan": (
-        "apimap.scan.command",
+        "apimap.survey.scan.command",
         "configure",
         "扫描项目用到的 torch API 及迁移难度 (which torch APIs a project uses)",
     ),
     "coverage": (
-        "apimap.coverage.command",
+        "apimap.survey.coverage.command",
         "configure",
         "知识库对公开 API 的覆盖率与待办清单 (coverage of the public surface, worklist)",
     ),
     "render": (
-        "apimap.render.commands",
+        "apimap.publish.site.commands",
         "configure_render",
         "只生成站点的 Markdown (render Markdown only)",
     ),
     "build": (
-        "apimap.render.commands",
+        "apimap.publish.site.commands",
         "configure_build",
         "检查记录并构建站点 (check, render and build the site)",
     ),
     "serve": (
-        "apimap.render.commands",
+        "apimap.publish.site.commands",
         "configure_serve",
         "本地预览，改动后自动重新构建 (preview and rebuild)",
     ),

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from apimap.categories import Category
 from apimap.cli import main
-from apimap.coverage.command import todo_items
-from apimap.coverage.compute import Status, by_use, compute
-from apimap.coverage.usage import UsageData, build_usage, dump_usage, parse_usage
-from apimap.scan.classify import Classifier
-from apimap.scan.knowledge import Knowledge, load_knowledge
-from apimap.surface.table import (
+from apimap.record.categories import Category
+from apimap.survey.coverage.command import todo_items
+from apimap.survey.coverage.compute import Status, by_use, compute
+from apimap.survey.coverage.usage import UsageData, build_usage, dump_usage, parse_usage
+from apimap.survey.scan.classify import Classifier
+from apimap.survey.scan.knowledge import Knowledge, load_knowledge
+from apimap.survey.surface.table import (
     LibrarySurface,
     NameEntry,
     NamespaceEntry,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from apimap.scan.public import public_api
-from apimap.surface import collect
-from apimap.surface.namespaces import NamespaceSpec
-from apimap.surface.table import data_path, dump_document, load_surface, parse_document
+from apimap.survey.scan.public import public_api
+from apimap.survey.surface import collect
+from apimap.survey.surface.namespaces import NamespaceSpec
+from apimap.survey.surface.table import data_path, dump_document, load_surface, parse_document
 
 FAKELIB = {
     "__init__.py": '''

@@ -21,24 +21,25 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from apimap import loader
-from apimap.canonical import NotFormattable, format_text
-from apimap.check import check_source, relative_to_mappings
-from apimap.corpus import Entry
-from apimap.emit import render
-from apimap.fix import fix_text
-from apimap.importer.run import run_import
-from apimap.migrate import is_format_one, migrate
-from apimap.pins import PADDLE_RELEASES
-from apimap.render import views
-from apimap.render.names import api_docname
-from apimap.render.templates import environment
-from apimap.render.templates import render as render_template
-from apimap.rules.registry import RECORD_RULES
-from apimap.scan.files import SourceFile
-from apimap.scan.resolver import ResolverConfig, scan_file
-from apimap.validate import validate
-from apimap.yamlcomments import Comments
+from apimap.checking.corpus import Entry
+from apimap.checking.fix import fix_text
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source
+from apimap.files import loader
+from apimap.files.canonical import NotFormattable, format_text
+from apimap.files.emit import render
+from apimap.files.migrate import is_format_one, migrate
+from apimap.files.validate import validate
+from apimap.files.yamlcomments import Comments
+from apimap.publish.importer.run import run_import
+from apimap.publish.site import views
+from apimap.publish.site.templates import environment
+from apimap.publish.site.templates import render as render_template
+from apimap.record.pages import api_docname, has_page
+from apimap.record.paths import relative_to_mappings
+from apimap.record.pins import PADDLE_RELEASES
+from apimap.survey.scan.files import SourceFile
+from apimap.survey.scan.resolver import ResolverConfig, scan_file
 from hostile import CODE_PAYLOADS, MD, PAYLOADS, markdown_problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -375,7 +376,7 @@ def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
                 _ENV, "api.md.j2", api_docname(entry.api), page=views.api_page(entry)
             )
             for entry in entries
-            if views.has_page(entry.record)
+            if has_page(entry.record)
         }
         pages["tables"] = render_template(
             _ENV,

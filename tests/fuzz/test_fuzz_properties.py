@@ -17,13 +17,14 @@ from fuzz_support import COUNTS, table_problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apimap import loader, pycode
-from apimap.canonical import format_text
-from apimap.emit import render
-from apimap.migrate import is_format_one, migrate
-from apimap.render.markdown import cell, code, inline
-from apimap.rules.example_code import Piece, issues
-from apimap.yamlcomments import Comments
+from apimap.checking.rules.example_code import Piece, issues
+from apimap.files import loader
+from apimap.files.canonical import format_text
+from apimap.files.emit import render
+from apimap.files.migrate import is_format_one, migrate
+from apimap.files.yamlcomments import Comments
+from apimap.publish.site.markdown import cell, code, inline
+from apimap.record import pycode
 from hostile import markdown_problems
 
 SCALE = float(os.environ.get("APIMAP_FUZZ_SCALE", "1"))

@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from apimap import derived
-from apimap.categories import Category, RowKind
-from apimap.corpus import Entry
-from apimap.importer.inline import unescape
-from apimap.importer.record_data import record_fields
-from apimap.model import Record
-from apimap.render import views
-from apimap.render.names import api_docname
-from apimap.render.templates import environment, render
+from apimap.checking.corpus import Entry
+from apimap.publish.importer.inline import unescape
+from apimap.publish.importer.record_data import record_fields
+from apimap.publish.site import views
+from apimap.publish.site.templates import environment, render
+from apimap.record import derived
+from apimap.record.categories import Category, RowKind
+from apimap.record.model import Record
+from apimap.record.pages import api_docname
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

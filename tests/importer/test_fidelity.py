@@ -33,14 +33,14 @@ from pathlib import Path
 import pytest
 from import_support import FIXTURES
 
-from apimap.check import check_source
-from apimap.importer.findings import with_findings
-from apimap.importer.page import read_page
-from apimap.importer.report import summary
-from apimap.importer.run import run_import
-from apimap.importer.writer import record_text
-from apimap.paths import record_path
-from apimap.rules.registry import RECORD_RULES
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source
+from apimap.publish.importer.findings import with_findings
+from apimap.publish.importer.page import read_page
+from apimap.publish.importer.report import summary
+from apimap.publish.importer.run import run_import
+from apimap.publish.importer.writer import record_text
+from apimap.record.paths import record_path
 
 PAGES = FIXTURES / "fidelity"
 OWED_BY_EVERY_IMPORT = frozenset({"AM220", "AM701", "AM702"})

@@ -10,20 +10,21 @@ from pathlib import Path, PurePosixPath
 import pytest
 from import_support import FIXTURES, ROOT, as_shown
 
-from apimap import loader
-from apimap.categories import Category, Section
-from apimap.check import check_source
+from apimap.checking.corpus import load_entries
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source
 from apimap.cli import main
-from apimap.corpus import load_entries
-from apimap.importer.problems import INVALID, Problem
-from apimap.importer.record_data import record_fields
-from apimap.importer.report import summary, write_text
-from apimap.importer.run import ImportResult, Kind, Outcome, Unit, run_import
-from apimap.model import Record
-from apimap.paths import record_path
-from apimap.render.site import SiteSources, render_site
-from apimap.rules.registry import RECORD_RULES
-from apimap.validate import validate
+from apimap.files import loader
+from apimap.files.validate import validate
+from apimap.publish.importer.problems import Problem
+from apimap.publish.importer.record_data import record_fields
+from apimap.publish.importer.report import summary, write_text
+from apimap.publish.importer.run import ImportResult, Kind, Outcome, Unit, run_import
+from apimap.publish.site.site import SiteSources, render_site
+from apimap.record.categories import Category, Section
+from apimap.record.import_codes import INVALID
+from apimap.record.model import Record
+from apimap.record.paths import record_path
 
 SPEC = FIXTURES / "spec"
 TABLES = FIXTURES / "tables"

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from import_support import FIXTURES, ROOT, as_shown
 
-from apimap.categories import Category
+from apimap.checking.corpus import Entry, load_entries
 from apimap.cli import main
-from apimap.corpus import Entry, load_entries
-from apimap.importer.page import read_page
-from apimap.importer.record_data import record_fields
-from apimap.model import Record
-from apimap.paddle_docs import page_text, pages, torch_header
+from apimap.publish.importer.page import read_page
+from apimap.publish.importer.record_data import record_fields
+from apimap.publish.paddle_docs import page_text, pages, torch_header
+from apimap.record.categories import Category
+from apimap.record.model import Record
 
 SPEC = FIXTURES / "spec"
 EXPECTED = FIXTURES / "paddle_docs"

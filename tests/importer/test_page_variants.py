@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from import_support import FIXTURES
 
-from apimap.categories import Category, RowKind
-from apimap.importer.findings import with_findings
-from apimap.importer.page import read_page
-from apimap.importer.writer import record_text
-from apimap.model import Record
+from apimap.publish.importer.findings import with_findings
+from apimap.publish.importer.page import read_page
+from apimap.publish.importer.writer import record_text
+from apimap.record.categories import Category, RowKind
+from apimap.record.model import Record
 
 SPEC = FIXTURES / "spec"
 PAGES = FIXTURES / "pages"

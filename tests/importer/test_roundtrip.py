@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from import_support import FIXTURES, normalise, render_page
 
-from apimap.categories import Category
-from apimap.importer.page import read_page
+from apimap.publish.importer.page import read_page
+from apimap.record.categories import Category
 
 SPEC_PAGES = sorted((FIXTURES / "spec").glob("*.md"))
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from import_support import FIXTURES
 
-from apimap.categories import Category, Section
-from apimap.importer.category_names import CategoryName
-from apimap.importer.table import TableEntry, is_table_page, read_table_page
+from apimap.publish.importer.category_names import CategoryName
+from apimap.publish.importer.table import TableEntry, is_table_page, read_table_page
+from apimap.record.categories import Category, Section
 
 MIXED = (FIXTURES / "tables" / "mixed_tables.md").read_text(encoding="utf-8")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apimap.scan.files import decode_source, discover
+from apimap.survey.scan.files import decode_source, discover
 
 
 def test_module_names_follow_packages(tmp_path: Path) -> None:

@@ -6,11 +6,11 @@ import textwrap
 
 import pytest
 
-from apimap.scan.bindings import ProjectImport, TorchImport
-from apimap.scan.files import SourceFile
-from apimap.scan.resolver import FileScan, ResolverConfig, scan_text
-from apimap.scan.runner import resolver_config
-from apimap.surface.table import Surface
+from apimap.survey.scan.bindings import ProjectImport, TorchImport
+from apimap.survey.scan.files import SourceFile
+from apimap.survey.scan.resolver import FileScan, ResolverConfig, scan_text
+from apimap.survey.scan.runner import resolver_config
+from apimap.survey.surface.table import Surface
 
 
 def _scan(
@@ -196,7 +196,7 @@ def test_a_resolver_crash_is_the_file_s_problem(
     def crash(*args: object) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr("apimap.scan.resolver._FileResolver._attribute", crash)
+    monkeypatch.setattr("apimap.survey.scan.resolver._FileResolver._attribute", crash)
     scan = _scan(surface, "import torch\ntorch.abs(1)\n")
     assert scan.problem is not None and scan.problem.kind == "internal"
     assert "KeyError" in scan.problem.message and scan.refs == []

@@ -11,14 +11,14 @@ import pytest
 from scan_fixtures import CORPUS, HOSTILE_NAME
 
 from apimap.cli import main
-from apimap.scan.classify import Classifier
-from apimap.scan.progress import ProgressBar
-from apimap.scan.report import ScanReport
-from apimap.scan.runner import scan_paths
-from apimap.scan.write_html import write_html
-from apimap.scan.write_markdown import write_markdown
-from apimap.scan.write_text import write_text
-from apimap.surface.table import Surface
+from apimap.survey.scan.classify import Classifier
+from apimap.survey.scan.progress import ProgressBar
+from apimap.survey.scan.report import ScanReport
+from apimap.survey.scan.runner import scan_paths
+from apimap.survey.scan.write_html import write_html
+from apimap.survey.scan.write_markdown import write_markdown
+from apimap.survey.scan.write_text import write_text
+from apimap.survey.surface.table import Surface
 
 MINI = {
     "app/__init__.py": b"",

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from apimap.scan.classify import Bucket, Classifier
-from apimap.scan.report import ScanReport, Usage
-from apimap.scan.runner import scan_paths
-from apimap.surface.table import Surface
+from apimap.survey.scan.classify import Bucket, Classifier
+from apimap.survey.scan.report import ScanReport, Usage
+from apimap.survey.scan.runner import scan_paths
+from apimap.survey.surface.table import Surface
 
 
 def _by_api(usages: list[Usage]) -> dict[str, Usage]:
@@ -156,8 +156,8 @@ def test_problems_are_reported_not_fatal(report: ScanReport) -> None:
 def test_a_process_pool_gives_the_same_report(
     project: Path, surface: Surface, classifier: Classifier, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("apimap.scan.runner.PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr("apimap.scan.runner._BATCH", 3)
+    monkeypatch.setattr("apimap.survey.scan.runner.PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr("apimap.survey.scan.runner._BATCH", 3)
     pooled = scan_paths([project], surface, classifier, jobs=2)
     single = scan_paths([project], surface, classifier, jobs=1)
     assert pooled.to_json() == single.to_json()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from apimap.render.build import SiteLayout, build_site
-from apimap.render.site import SiteSources, render_site
+from apimap.publish.site.build import SiteLayout, build_site
+from apimap.publish.site.site import SiteSources, render_site
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "corpus" / "mappings"

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from apimap.render.build import SiteLayout
-from apimap.render.serve import start_server
+from apimap.publish.site.build import SiteLayout
+from apimap.publish.site.serve import start_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

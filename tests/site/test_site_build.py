@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.render.build import SiteLayout, build_site
+from apimap.publish.site.build import SiteLayout, build_site
 from conftest import REPO_URL, SITE_URL, copy_corpus, corpus_layout
 
 

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from apimap import derived
-from apimap.categories import Category
-from apimap.corpus import load_entries
-from apimap.render.names import api_docname
-from apimap.render.views import has_page
+from apimap.checking.corpus import load_entries
+from apimap.record import derived
+from apimap.record.categories import Category
+from apimap.record.pages import api_docname, has_page
 from conftest import CORPUS
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from apimap.paths import record_path
-from apimap.render.build import SiteLayout, render_pages, run_sphinx
-from apimap.render.site import render_site
+from apimap.publish.site.build import SiteLayout, render_pages, run_sphinx
+from apimap.publish.site.site import render_site
+from apimap.record.paths import record_path
 from conftest import copy_corpus, corpus_layout, corpus_sources
 from hostile import MARK, as_yaml, hostile_records, html_problems, markdown_problems, table_rows
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from apimap.render.markdown import cell, code, doc_link, fence, format_signature, inline, link
+from apimap.publish.site.markdown import cell, code, doc_link, fence, format_signature, inline, link
 from hostile import MD as MYST
 from hostile import markdown_problems
 

@@ -11,14 +11,15 @@ from typing import Any
 
 import pytest
 
-from apimap import corpus as corpus_module
-from apimap.corpus import CorpusError, load_entries
-from apimap.render import views as views_module
-from apimap.render.chart import NamespaceCounts, coverage_svg
-from apimap.render.names import INDEX_SCRIPT, api_docname
-from apimap.render.site import render_site
-from apimap.render.writer import MARKER, OutputFolderError, sync_tree
-from apimap.rules.registry import ALL_RULES, fixtures
+from apimap.checking import corpus as corpus_module
+from apimap.checking.corpus import CorpusError, load_entries
+from apimap.checking.rules.registry import ALL_RULES, fixtures
+from apimap.publish.site import views as views_module
+from apimap.publish.site.chart import NamespaceCounts, coverage_svg
+from apimap.publish.site.names import INDEX_SCRIPT
+from apimap.publish.site.site import render_site
+from apimap.publish.site.writer import MARKER, OutputFolderError, sync_tree
+from apimap.record.pages import api_docname
 from conftest import CORPUS, copy_corpus, corpus_sources
 
 

@@ -7,7 +7,7 @@ import re
 import urllib.request
 from pathlib import Path
 
-from apimap.render.serve import Watcher, serve, start_server
+from apimap.publish.site.serve import Watcher, serve, start_server
 from conftest import copy_corpus, corpus_layout
 
 

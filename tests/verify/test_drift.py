@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apimap.signature import ParamKind, parse_signature
+from apimap.record.signature import ParamKind, parse_signature
 from apimap.verify.defaults import Default
 from apimap.verify.drift import compare
 from apimap.verify.readers import ApiSignatures, RealParam, RealSignature

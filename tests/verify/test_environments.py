@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.pins import PINS, VISION_PINS, pins_for
+from apimap.record.pins import PINS, VISION_PINS, pins_for
 from apimap.verify import environments as environments_module
 from apimap.verify.environments import (
     MAIN_PADDLE,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from apimap.model import Record
-from apimap.pins import PADDLE_VERSION
-from apimap.rules.catalog.am810_example_raises import RULE as RAISES
-from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
-from apimap.stamps import NOT_RUN, ProbeOutcome, ProbeResult, parse_stamp, stamp_file
+from apimap.checking.rules.catalog.am810_example_raises import RULE as RAISES
+from apimap.checking.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
+from apimap.files.stamps import NOT_RUN, ProbeOutcome, ProbeResult, parse_stamp, stamp_file
+from apimap.record.model import Record
+from apimap.record.pins import PADDLE_VERSION
 from apimap.verify import run as run_module
 from apimap.verify.environments import Environment
 from apimap.verify.evaluate import Finding, Judgement, release_facts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from apimap.model import Record
+from apimap.record.model import Record
 from apimap.verify.plan import outside_package, plan
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.loader import load
+from apimap.files.loader import load
 from apimap.verify import run as run_module
 from apimap.verify.parts import Part, PartError, parse_part
 from rule_fixtures import fixture_entries

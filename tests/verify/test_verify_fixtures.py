@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from apimap import loader
+from apimap.checking.rules.registry import VERIFIER_RULES
 from apimap.cli import main
-from apimap.rules.registry import VERIFIER_RULES
-from apimap.stamps import digest, parse_stamp
+from apimap.files import loader
+from apimap.files.stamps import digest, parse_stamp
 from apimap.verify.environments import (
     VISION_PYTHON_VARIABLE,
     EnvironmentMismatch,

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from workflow_helpers import write
 
+from apimap.checking.fix import fix_text
+from apimap.checking.rules.catalog.am241_sentence_end import ended
+from apimap.checking.rules.catalog.am243_lookalike import without_lookalikes
+from apimap.checking.rules.catalog.am244_full_width import full_width
 from apimap.cli import main
-from apimap.fix import fix_text
-from apimap.rules.catalog.am241_sentence_end import ended
-from apimap.rules.catalog.am243_lookalike import without_lookalikes
-from apimap.rules.catalog.am244_full_width import full_width
 
 HEAD = """\
 torch_api: torch.dist

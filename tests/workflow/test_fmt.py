@@ -10,11 +10,15 @@ import pytest
 import yaml
 from workflow_helpers import CANONICAL_DIST, write
 
-from apimap import canonical, fmt, loader
-from apimap.canonical import NotFormattable, format_text
+from apimap.checking.runner import refusal
 from apimap.cli import main
-from apimap.emit import inline_scalar, render
-from apimap.yamlcomments import Comments
+from apimap.contrib import fmt
+from apimap.files import canonical, loader
+from apimap.files.atomic import write_atomically
+from apimap.files.canonical import NotFormattable, format_text
+from apimap.files.emit import inline_scalar, render
+from apimap.files.loader import LoadProblemKind
+from apimap.files.yamlcomments import Comments
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = PurePosixPath("torch/torch.dist.yaml")
@@ -257,10 +261,16 @@ def test_records_of_the_wrong_shape_are_formatted_not_crashed(tail: str) -> None
 
 
 def test_unloadable_file_is_refused() -> None:
-    with pytest.raises(NotFormattable, match="AM002"):
+    with pytest.raises(NotFormattable, match="无法解析") as refused:
         format_text("torch_api: [unclosed\n", None)
-    with pytest.raises(NotFormattable, match="AM004"):
+    assert refused.value.problem is not None
+    assert refused.value.problem.kind is LoadProblemKind.SYNTAX
+    assert refusal(refused.value).startswith("2:1: AM002 无法解析")
+    with pytest.raises(NotFormattable) as refused:
         format_text("torch_api: &a x\npaddle_api: *a\n", None)
+    assert refused.value.problem is not None
+    assert refused.value.problem.kind is LoadProblemKind.TAG
+    assert " AM004 " in refusal(refused.value)
 
 
 def _corpus(tmp_path: Path) -> tuple[Path, Path]:
@@ -325,7 +335,7 @@ def test_crash_while_writing_leaves_the_old_file(
 
     monkeypatch.setattr(os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        fmt.write_atomically(messy, "torch_api: torch.x\n")
+        write_atomically(messy, "torch_api: torch.x\n")
     assert messy.read_bytes() == before
     assert len(list(messy.parent.iterdir())) == 2
 
@@ -333,7 +343,7 @@ def test_crash_while_writing_leaves_the_old_file(
 def test_atomic_write_keeps_the_file_mode(tmp_path: Path) -> None:
     target = write(tmp_path, "record.yaml", "old\n")
     target.chmod(0o640)
-    fmt.write_atomically(target, "new\n")
+    write_atomically(target, "new\n")
     assert target.read_text(encoding="utf-8") == "new\n"
     assert target.stat().st_mode & 0o777 == 0o640
 

@@ -217,7 +217,7 @@ def test_unknown_revision_is_a_usage_error(
 
 
 def test_row_and_call_changes_show_old_and_new_values() -> None:
-    from apimap.gitdiff import Version, compare_records
+    from apimap.contrib.gitdiff import Version, compare_records
 
     before = {
         "torch_api": "torch.nn.BatchNorm1d",
@@ -241,3 +241,27 @@ def test_row_and_call_changes_show_old_and_new_values() -> None:
     [(call, call_fields)] = change.calls.changed
     assert call == "默认参数"
     assert [found.markdown() for found in call_fields] == ["torch：`y = m(x)` → `y = m(x + 1)`"]
+
+
+@pytest.mark.parametrize(
+    ("written", "compared"),
+    [
+        ({"torch": "x"}, {"torch": "x", "paddle": "x", "kind": "same"}),
+        ({"torch": "x", "paddle": "y"}, {"torch": "x", "paddle": "y", "kind": "rename"}),
+        # a list of one name is that name: the record format calls the row same, so does diff
+        ({"torch": "x", "paddle": ["x"]}, {"torch": "x", "paddle": ["x"], "kind": "same"}),
+        (
+            {"torch": ["a", "b"], "kind": "type_diff"},
+            {"torch": ["a", "b"], "kind": "type_diff", "paddle": ["a", "b"]},
+        ),
+        ({"torch": "x", "kind": "torch_only"}, {"torch": "x", "kind": "torch_only"}),
+        # not a valid row: compared as written
+        ({"torch": "x", "colour": "red"}, {"torch": "x", "colour": "red"}),
+    ],
+)
+def test_rows_are_compared_with_the_derived_values_written_in(
+    written: dict[str, object], compared: dict[str, object]
+) -> None:
+    from apimap.contrib.gitdiff import row_facts
+
+    assert row_facts(written) == compared

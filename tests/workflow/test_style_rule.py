@@ -7,10 +7,10 @@ from pathlib import PurePosixPath
 import pytest
 from workflow_helpers import CANONICAL_DIST
 
-from apimap import loader
-from apimap.canonical import first_difference
-from apimap.check import check_source
-from apimap.rules.registry import RECORD_RULES
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import check_source
+from apimap.files import loader
+from apimap.files.canonical import first_difference
 
 DIST = PurePosixPath("torch/torch.dist.yaml")
 

@@ -14,20 +14,18 @@ import inspect
 from collections.abc import Iterator
 from typing import Any
 
-from apimap.location import Path
-from apimap.rules.catalog.am801_api_not_found import RULE as API_NOT_FOUND
-from apimap.rules.catalog.am805_alias_not_accepted import RULE as ALIAS_NOT_ACCEPTED
-from apimap.rules.catalog.am806_unreadable import RULE as UNREADABLE
-from apimap.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
-from apimap.rules.catalog.am817_api_type_drift import RULE as API_TYPE_DRIFT
-from apimap.signature import ParamKind, SignatureError, parse_signature
+from apimap.checking.rules.catalog.am801_api_not_found import RULE as API_NOT_FOUND
+from apimap.checking.rules.catalog.am805_alias_not_accepted import RULE as ALIAS_NOT_ACCEPTED
+from apimap.checking.rules.catalog.am806_unreadable import RULE as UNREADABLE
+from apimap.checking.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
+from apimap.checking.rules.catalog.am817_api_type_drift import RULE as API_TYPE_DRIFT
+from apimap.record.location import Path
+from apimap.record.signature import ParamKind, SignatureError, parse_signature
 from apimap.verify.aliases import Probe, call_accepts, documented_aliases
 from apimap.verify.drift import compare
 from apimap.verify.libraries import ApiNotFound, Resolved, resolve
 from apimap.verify.protocol import Issue
 from apimap.verify.readers import ApiSignatures, Unreadable, read
-
-_MEMBER_TYPES = {"method", "attribute"}
 
 
 def api_type_of(resolved: Resolved) -> str:

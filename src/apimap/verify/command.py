@@ -6,9 +6,9 @@ import argparse
 import os
 import sys
 
+from apimap.checking.report import FORMATS
 from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from apimap.report import FORMATS
 
 
 def configure(verify: argparse.ArgumentParser) -> None:
@@ -62,8 +62,8 @@ def _progress(done: int, total: int) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Verify, print the diagnostics and the figures, return the exit code."""
-    from apimap.diagnostics import Severity
-    from apimap.report import WRITERS
+    from apimap.checking.diagnostics import Severity
+    from apimap.checking.report import WRITERS
     from apimap.verify.environments import EnvironmentMismatch, EnvironmentSetupError
     from apimap.verify.parts import PartError, parse_part
     from apimap.verify.pool import WorkerStartError

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from apimap import pycode
+from apimap.record import pycode
 
 Namespaces = Sequence[Mapping[str, Any]]
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from apimap.rules.catalog.am802_params_drift import RULE as PARAMS_DRIFT
-from apimap.rules.catalog.am803_default_drift import RULE as DEFAULT_DRIFT
-from apimap.rules.catalog.am804_kind_drift import RULE as KIND_DRIFT
-from apimap.signature import Param, ParamKind, Signature
+from apimap.checking.rules.catalog.am802_params_drift import RULE as PARAMS_DRIFT
+from apimap.checking.rules.catalog.am803_default_drift import RULE as DEFAULT_DRIFT
+from apimap.checking.rules.catalog.am804_kind_drift import RULE as KIND_DRIFT
+from apimap.record.signature import Param, ParamKind, Signature
 from apimap.verify.defaults import Namespaces, same_default
 from apimap.verify.readers import ApiSignatures, RealParam, RealSignature
 

@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from apimap.pins import (
+from apimap.record.pins import (
     DATASET_PINS,
     PADDLE_RELEASES,
     PADDLE_VERSION,

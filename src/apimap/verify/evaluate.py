@@ -2,7 +2,7 @@
 
 Runs of the record's own code (calls, example cases, note examples) must run on
 both sides and agree; errors here are errors of the record. Probe runs produce
-:class:`~apimap.stamps.ProbeResult` entries; a difference the record does not
+:class:`~apimap.files.stamps.ProbeResult` entries; a difference the record does not
 acknowledge is an error (AM815), an acknowledgement that found no difference a
 warning (AM816).
 """
@@ -12,24 +12,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from apimap import derived
-from apimap.categories import Category
-from apimap.location import Path
-from apimap.model import Record
-from apimap.rules.base import Rule
-from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
-from apimap.rules.catalog.am221_call_derivable import RULE as UNDERIVABLE
-from apimap.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
-from apimap.rules.catalog.am810_example_raises import RULE as RAISES
-from apimap.rules.catalog.am811_example_differs import RULE as DIFFERS
-from apimap.rules.catalog.am812_example_timeout import RULE as TIMEOUT
-from apimap.rules.catalog.am813_example_setup import RULE as SETUP
-from apimap.rules.catalog.am814_worker_crashed import RULE as CRASHED
-from apimap.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
-from apimap.rules.catalog.am816_stale_acknowledgement import RULE as STALE_ACKNOWLEDGEMENT
-from apimap.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
-from apimap.rules.registry import RULES_BY_CODE
-from apimap.stamps import NOT_RUN, OK, ProbeOutcome, ProbeResult, Proven, Release
+from apimap.checking.rules.base import Rule
+from apimap.checking.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
+from apimap.checking.rules.catalog.am221_call_derivable import RULE as UNDERIVABLE
+from apimap.checking.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
+from apimap.checking.rules.catalog.am810_example_raises import RULE as RAISES
+from apimap.checking.rules.catalog.am811_example_differs import RULE as DIFFERS
+from apimap.checking.rules.catalog.am812_example_timeout import RULE as TIMEOUT
+from apimap.checking.rules.catalog.am813_example_setup import RULE as SETUP
+from apimap.checking.rules.catalog.am814_worker_crashed import RULE as CRASHED
+from apimap.checking.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
+from apimap.checking.rules.catalog.am816_stale_acknowledgement import RULE as STALE_ACKNOWLEDGEMENT
+from apimap.checking.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
+from apimap.checking.rules.registry import RULES_BY_CODE
+from apimap.files.stamps import NOT_RUN, OK, ProbeOutcome, ProbeResult, Proven, Release
+from apimap.record import derived
+from apimap.record.categories import Category
+from apimap.record.location import Path
+from apimap.record.model import Record
 from apimap.verify import probes
 from apimap.verify.plan import RecordPlan, RunSpec, key_of
 from apimap.verify.pool import JobResult

@@ -1,7 +1,7 @@
 """What verify runs for one record: API checks per side, and runs (calls, probes, examples).
 
 Everything here happens in the parent, from the record alone: the paddle side of
-every call is derived from the rows (:mod:`apimap.calls`), the probes are
+every call is derived from the rows (:mod:`apimap.record.calls`), the probes are
 variations of the calls (:mod:`apimap.verify.probes`), and examples run as
 their two sides are written.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from apimap import derived
-from apimap.calls import (
+from apimap.record import derived
+from apimap.record.calls import (
     CallError,
     assigned,
     derive,
@@ -24,10 +24,10 @@ from apimap.calls import (
     recipe_parameter_forms,
     scalar_forms,
 )
-from apimap.categories import ApiType, Category, ShapeOnly
-from apimap.location import Path
-from apimap.model import Call, Case, Execution, Record
-from apimap.packages import PADDLE, package_of
+from apimap.record.categories import ApiType, Category, ShapeOnly
+from apimap.record.location import Path
+from apimap.record.model import Call, Case, Execution, Record
+from apimap.record.packages import PADDLE, package_of
 from apimap.verify import probes
 from apimap.verify.apis import candidate_names
 from apimap.verify.values import DEFAULT_ATOL, DEFAULT_RTOL, Tolerance

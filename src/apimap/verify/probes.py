@@ -39,9 +39,9 @@ import fnmatch
 from dataclasses import dataclass
 from typing import Any
 
-from apimap import derived
-from apimap.categories import ApiType, Category, RowKind
-from apimap.model import Record
+from apimap.record import derived
+from apimap.record.categories import ApiType, Category, RowKind
+from apimap.record.model import Record
 from apimap.verify.transforms import EDGES, INTEGER_DTYPES
 from apimap.verify.values import Tolerance
 

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from apimap.location import Path
+from apimap.record.location import Path
 
 
 @dataclass(frozen=True)

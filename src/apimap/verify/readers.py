@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from apimap.signature import ParamKind, SignatureError, parse_signature, spelling
+from apimap.record.signature import ParamKind, SignatureError, parse_signature, spelling
 from apimap.verify import stubs
 from apimap.verify.defaults import Default, Namespaces, display, evaluate
 from apimap.verify.libraries import Resolved

@@ -23,24 +23,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from apimap import derived, loader
-from apimap.check import CheckResult, check_source, iter_record_files, relative_to_mappings
-from apimap.diagnostics import Diagnostic, Severity
-from apimap.location import Path as DataPath
-from apimap.model import Record
-from apimap.pins import PADDLE_VERSION, pins_for
-from apimap.rules.base import Rule
-from apimap.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
-from apimap.rules.catalog.am001_encoding import RULE as ENCODING
-from apimap.rules.catalog.am261_example_import import RULE as EXAMPLE_IMPORTS
-from apimap.rules.catalog.am262_example_dynamic import RULE as EXAMPLE_DYNAMIC
-from apimap.rules.catalog.am263_example_internals import RULE as EXAMPLE_INTERNALS
-from apimap.rules.catalog.am264_example_files import RULE as EXAMPLE_FILES
-from apimap.rules.catalog.am701_stamp import RULE as STAMP
-from apimap.rules.catalog.am703_partial_stamp import RULE as PARTIAL_STAMP
-from apimap.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
-from apimap.rules.registry import RECORD_RULES
-from apimap.stamps import (
+from apimap.checking.diagnostics import Diagnostic, Severity
+from apimap.checking.rules.base import Rule
+from apimap.checking.rules.catalog.am000_internal_error import RULE as INTERNAL_ERROR
+from apimap.checking.rules.catalog.am001_encoding import RULE as ENCODING
+from apimap.checking.rules.catalog.am261_example_import import RULE as EXAMPLE_IMPORTS
+from apimap.checking.rules.catalog.am262_example_dynamic import RULE as EXAMPLE_DYNAMIC
+from apimap.checking.rules.catalog.am263_example_internals import RULE as EXAMPLE_INTERNALS
+from apimap.checking.rules.catalog.am264_example_files import RULE as EXAMPLE_FILES
+from apimap.checking.rules.catalog.am701_stamp import RULE as STAMP
+from apimap.checking.rules.catalog.am703_partial_stamp import RULE as PARTIAL_STAMP
+from apimap.checking.rules.catalog.am819_environment_missing import RULE as ENVIRONMENT_MISSING
+from apimap.checking.rules.registry import RECORD_RULES
+from apimap.checking.runner import CheckResult, check_source, iter_record_files
+from apimap.files import loader
+from apimap.files.stamps import (
     VERIFIER_VERSION,
     Release,
     Stamp,
@@ -50,7 +47,12 @@ from apimap.stamps import (
     stamp_file,
     write_stamp,
 )
-from apimap.validate import validate
+from apimap.files.validate import validate
+from apimap.record import derived
+from apimap.record.location import Path as DataPath
+from apimap.record.model import Record
+from apimap.record.paths import relative_to_mappings
+from apimap.record.pins import PADDLE_VERSION, pins_for
 from apimap.verify.environments import (
     MAIN_PADDLE,
     Environment,

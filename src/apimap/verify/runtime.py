@@ -7,7 +7,7 @@ floating array cast to one dtype, integer arrays of mixed widths, or the first
 array without its batch dimension, empty, or 0-d. Before the code runs every
 seed is fixed again. The results named by the run are encoded by
 :mod:`apimap.verify.values`; the weights of every layer the code constructs
-through :data:`~apimap.calls.LAYER_HOOK` are recorded on the torch side and
+through :data:`~apimap.record.calls.LAYER_HOOK` are recorded on the torch side and
 copied in on the paddle side. A job's runs keep the weights in one
 :class:`WeightStore`, so that the probes of a call, which build the same layer
 again, carry its weights once.

@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from apimap.pins import public_version
+from apimap.record.pins import public_version
 
 SIDES = ("torch", "paddle")
 BFLOAT16 = "bfloat16"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from apimap.signature import Param, params_of
+from apimap.record.signature import Param, params_of
 from apimap.verify.libraries import Resolved
 
 FUNCTIONS = "_C/_VariableFunctions.pyi"

@@ -1,0 +1,57 @@
+"""AM201: the category of groups 1 to 3 is the one the parameter rows imply."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from apimap.checking.context import RecordContext
+from apimap.checking.diagnostics import Severity
+from apimap.checking.rules.base import Edit, Finding, Fix, Rule, Scope
+from apimap.record import derived
+from apimap.record.categories import computed_category
+
+
+def _computed(ctx: RecordContext) -> str:
+    return computed_category([derived.row_kind(row) for row in ctx.record.params]).value
+
+
+def check(ctx: RecordContext) -> Iterator[Finding]:
+    """Categories 1-3 are computed from the rows with the specification's priority order."""
+    declared = ctx.record.category
+    computed = computed_category([derived.row_kind(row) for row in ctx.record.params])
+    if declared is None:
+        yield Finding(
+            ctx.loc("torch_api"),
+            f"缺少 `category`，参数映射推导为「{computed.label}」"
+            f"(no category; the rows imply {computed.value})",
+            "运行 apimap check --fix 填写推导出的分类；第 4–7 类需手写 (run check --fix)",
+        )
+    elif declared.computable and computed is not declared:
+        yield Finding(
+            ctx.loc("category"),
+            f"声明为「{declared.label}」，参数映射推导为「{computed.label}」"
+            f"(declared {declared.value}, rows imply {computed.value})",
+            f"改为 `category: {computed.value}`，或修正参数映射行的 kind "
+            "(change the category or fix the rows)",
+        )
+
+
+def edits(ctx: RecordContext) -> list[Edit]:
+    """Write the computed category where it is missing or contradicts the rows."""
+    declared = ctx.record.category
+    if declared is not None and not declared.computable:
+        return []
+    computed = _computed(ctx)
+    return [] if declared == computed else [Edit(("category",), computed)]
+
+
+RULE = Rule(
+    "AM201",
+    "分类与参数映射不符 (category does not match the parameter rows)",
+    Scope.RECORD,
+    Severity.ERROR,
+    "分类按优先级从参数映射推导：后出现的分类优先 (the later category in priority order wins)",
+    why="第 1–3 类由参数层面的映射关系决定，按规范的优先级可以算出来；这是审阅者最常纠正的错误。",
+    check=check,
+    fix=Fix("填写或改正推导出的分类 (write the computed category)", edits),
+)

@@ -1,0 +1,57 @@
+"""AM244: Chinese text uses full-width punctuation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from apimap.checking.context import RecordContext
+from apimap.checking.diagnostics import Severity
+from apimap.checking.rules.base import Edit, Finding, Fix, Rule, Scope
+from apimap.checking.rules.text import prose
+
+_CJK = "\u4e00-\u9fff"
+_HALF_WIDTH = re.compile(f"(?<=[{_CJK}])([,;:!?]) *|([,;:!?])(?=[{_CJK}])")
+"""The mark, with the spaces after it (a full-width mark carries its own space)."""
+_FULL_WIDTH = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
+
+
+def full_width(text: str) -> str:
+    """``,;:!?`` next to a Chinese character become ``，；：！？`` (``维数, 个数`` -> ``维数，个数``)."""
+    return _HALF_WIDTH.sub(lambda match: _FULL_WIDTH[_mark(match)], text)
+
+
+def _mark(match: re.Match[str]) -> str:
+    return match.group(1) or match.group(2)
+
+
+def check(ctx: RecordContext) -> Iterator[Finding]:
+    """Half-width punctuation next to a Chinese character."""
+    for path, _role, text in prose(ctx):
+        match = _HALF_WIDTH.search(text)
+        if match:
+            char = _mark(match)
+            yield Finding(
+                ctx.loc(*path),
+                f"`{char}` 应为 `{_FULL_WIDTH[char]}`",
+                f"中文之间用全角标点 `{_FULL_WIDTH[char]}` (use full-width punctuation)",
+            )
+
+
+def edits(ctx: RecordContext) -> list[Edit]:
+    """Make the punctuation full-width."""
+    return [
+        Edit(path, fixed) for path, _role, text in prose(ctx) if (fixed := full_width(text)) != text
+    ]
+
+
+RULE = Rule(
+    "AM244",
+    "中文文本使用了半角标点 (half-width punctuation in Chinese text)",
+    Scope.RECORD,
+    Severity.ERROR,
+    "中文之间用全角标点 (use full-width punctuation next to Chinese)",
+    why="规范的句子用全角标点；半角逗号夹在中文之间在页面上显得拥挤，也和生成的固定短语不一致。",
+    check=check,
+    fix=Fix("改为全角标点 (make the punctuation full-width)", edits),
+)

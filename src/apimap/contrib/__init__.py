@@ -1,0 +1,4 @@
+"""The contributor layer: commands that change or compare records (fmt, diff, new, xcheck).
+
+Imports only the layers below it (see docs/architecture.md).
+"""

@@ -1,0 +1,826 @@
+"""Read one mapping page, in the layout of the specification, into a record.
+
+The page is read by what its parts say, not by heading depth, so ``##`` and
+``###`` titles, the spec's layout and the site renderer's layout all work:
+
+* the title ``[ 分类 ] api`` gives the API and the category;
+* the next API headings (links, or bare names when the URL is missing) give
+  the PyTorch and Paddle sides, each followed by its signature block(s);
+* paragraphs after them are the summary, the alias line and the package line;
+* ``参数映射`` holds the table, ``转写示例`` the examples, ``注意事项`` the notes.
+
+Anything else is kept and reported (:mod:`apimap.publish.importer.problems`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from apimap.publish.importer import deviations, patterns
+from apimap.publish.importer.blocks import (
+    Block,
+    Break,
+    Fence,
+    FrontMatter,
+    Heading,
+    Paragraph,
+    Table,
+    scan,
+)
+from apimap.publish.importer.category_names import CategoryName, category_name, key
+from apimap.publish.importer.code import code_text, split_block
+from apimap.publish.importer.inline import (
+    Link,
+    code_spans,
+    flatten,
+    link_or_text,
+    links,
+    plain_name,
+    prose,
+    strip_tags,
+    tags,
+    without_lookalikes,
+)
+from apimap.publish.importer.problems import Problem
+from apimap.publish.importer.record_data import RecordData, validate_data
+from apimap.publish.importer.rows import RowDraft, inconsistent_kind, read_row
+from apimap.record import derived, phrases, wording
+from apimap.record.categories import ApiType, Category, RowKind
+from apimap.record.defaults import same_default_text
+from apimap.record.import_codes import (
+    BAD_API,
+    BAD_TABLE,
+    DELETABLE,
+    HTML_TAG,
+    LEGACY_CATEGORY,
+    MERGED_SUMMARY,
+    NO_PARAM_TABLE,
+    NO_TITLE,
+    PROSE_IN_CODE,
+    SIGNATURE_COMMENT,
+    STATED_DEFAULTS,
+    UNCLOSED_FENCE,
+    UNKNOWN_CATEGORY,
+    UNMAPPED_ROW,
+    UNMAPPED_TEXT,
+    UNSPLIT_CODE,
+    Severity,
+)
+from apimap.record.model import Record
+from apimap.record.paths import API_NAME
+from apimap.record.phrases import TODO_MARKER
+
+_TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
+_API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")
+_ALIASES = re.compile(r"^别名\s*[：:]\s*(?P<rest>.+)$")
+_PACKAGE = re.compile(r"^所在的包\s*[：:]\s*(?P<rest>.+)$")
+_BADGE = re.compile(r"^\[(?P<text>.*)\]\{\.apimap-badge[^}]*\}(?:\s*验证于.*)?$")
+"""The badge line, with the verification date and the edit and report links."""
+_RELEASES = re.compile(r"^(适用于|只适用于) Paddle ")
+"""The paddle releases the matrix measured (generated from the stamp)."""
+_UNPROVEN = re.compile(r"^未经验证的部分\s*[：:]")
+_NAME_LINE = re.compile(r"^(?P<name>[^`]+?)\s*(?:[（(](?P<kind>[^（）()]+)[）)])?$")
+"""The Chinese name, and the API type in a final parenthesis (the name may hold parentheses of
+its own: ``符号函数（支持复数）（方法）``)."""
+_INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
+_LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
+_PARAM_NAME = re.compile(r"^(?:参数\s*)?(?P<name>\*{0,2}[A-Za-z_]\w*)(?:\s*参数)?$")
+"""An example heading's parameter: ``out``, ``*size``, ``out 参数``."""
+_OVERLOAD_LABEL = re.compile(
+    r"^#\s*(?:用法|重载|写法|签名)\s*[一二三四五六七八九十\d]*\s*[:：]?\s*$"
+)
+"""A comment that only numbers the overloads of a signature block (``# 用法一：``)."""
+_STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
+_HEADING_SPLIT = re.compile(r"\s*[：:]\s*")
+_SECTIONS = {
+    "参数映射": "params",
+    "转写示例": "examples",
+    "注意事项": "notes",
+    "行为对照": "generated",
+    "较早的 Paddle 版本": "generated",
+}
+"""Page sections; 行为对照 and 较早的 Paddle 版本 are generated from the verification stamp and
+never imported."""
+_TABLES_DOC = "tables.md"
+_GENERATED_FRONT_MATTER = {"orphan", "myst"}
+"""Front matter the renderer writes (``orphan`` and the page description): not content."""
+_WHEN = patterns.whole(wording.when_line(patterns.DESC))
+_REMARK_HEADER = "备注"
+
+
+@dataclass
+class _Case:
+    line: int
+    when: str | None
+    torch: str | None
+    paddle: str | None
+
+
+@dataclass
+class _Example:
+    line: int
+    heading: str | None
+    cases: list[_Case] = field(default_factory=list)
+
+
+@dataclass
+class _Note:
+    line: int
+    text: str
+    case: _Case | None = None
+
+
+@dataclass
+class PageResult:
+    """A page read into a record (``None`` when it failed) and its problems."""
+
+    record: Record | None
+    problems: list[Problem]
+
+
+class _Failed(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message())
+        self.problem = problem
+
+
+def _source(block: Block) -> str:
+    """A block as it stood in the page, for keeping it in a comment."""
+    if isinstance(block, Heading):
+        return f"{'#' * block.level} {block.text}"
+    if isinstance(block, Fence):
+        return f"```{block.info}\n{block.code}\n```"
+    if isinstance(block, Table):
+        return block.source
+    if isinstance(block, FrontMatter):
+        return f"---\n{block.text}\n---"
+    if isinstance(block, Paragraph):
+        return block.text
+    return "---"
+
+
+def _section(heading: Heading) -> str | None:
+    text = plain_name(strip_tags(heading.text)) or ""
+    return _SECTIONS.get(text.rstrip("：:").strip())
+
+
+def _signature(code: str) -> str:
+    """A signature block as one line (signatures may be split over lines)."""
+    text = flatten(code)
+    return re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", text))
+
+
+def _is_footer(paragraph: Paragraph) -> bool:
+    targets = [link.target or "" for link in links(paragraph.text)]
+    return any(target.endswith(_TABLES_DOC) for target in targets)
+
+
+def _split_heading(text: str) -> tuple[str | None, str | None]:
+    """``参数名：功能`` -> (param, purpose); ``返回值：…`` has no param."""
+    flat = prose(strip_tags(text))
+    parts = _HEADING_SPLIT.split(flat, maxsplit=1)
+    name = plain_name(parts[0]) or ""
+    purpose = parts[1].strip() if len(parts) > 1 else None
+    if name == phrases.RETURN_LABEL:
+        return None, purpose or None
+    param = _PARAM_NAME.match(name)
+    if param is not None:
+        return param.group("name"), purpose or None
+    return None, flat or None
+
+
+def _side(lines: list[str] | None) -> str | None:
+    """One side's code, or ``None`` when the side is missing or holds no code."""
+    text = code_text(lines) if lines is not None else ""
+    return text or None
+
+
+def _signatures(fence: Fence) -> tuple[list[str], list[Problem]]:
+    """The signatures of a signature block: one per call (a block may hold overloads), each as
+    one line; comments are taken out (those that only number the overloads are dropped)."""
+    signatures: list[str] = []
+    problems: list[Problem] = []
+    current: list[str] = []
+    depth = 0
+    for offset, line in enumerate(fence.code.split("\n")):
+        text = line.strip()
+        if text.startswith("#"):
+            if not _OVERLOAD_LABEL.match(without_lookalikes(text)):
+                problems.append(Problem(SIGNATURE_COMMENT, fence.line + 1 + offset, kept=text))
+            continue
+        if not text:
+            continue
+        current.append(text)
+        code = _STRING.sub("", text)
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        if depth <= 0:
+            signatures.append(_signature("\n".join(current)))
+            current, depth = [], 0
+    if current:
+        signatures.append(_signature("\n".join(current)))
+    return signatures, problems
+
+
+class _PageReader:
+    """Walks the blocks of one page and collects the record's parts."""
+
+    def __init__(self, blocks: list[Block], lines: int) -> None:
+        self.blocks = blocks
+        self.lines = lines
+        self.problems: list[Problem] = []
+        self.state = "lead"
+        self.api = ""
+        self.name: CategoryName | None = None
+        self.title_line = 1
+        self.sides: list[tuple[Heading, Link]] = []
+        self.torch_signatures: list[str] = []
+        self.paddle_signatures: list[str] = []
+        self.lead: list[tuple[str, Paragraph]] = []
+        self.zh_name: str | None = None
+        self.api_type: str | None = None
+        self.inplace: tuple[str, str] | None = None
+        self.params_heading: Heading | None = None
+        self.table: Table | None = None
+        self.examples: list[_Example] = []
+        self.no_rewrite: Paragraph | None = None
+        self.notes: list[_Note] = []
+        self.when: tuple[int, str] | None = None
+
+    def lose(self, block: Block, detail: str = "") -> None:
+        self.problems.append(Problem(UNMAPPED_TEXT, block.line, detail, kept=_source(block)))
+
+    def read(self) -> None:
+        for block in self.blocks:
+            if isinstance(block, Fence) and block.cut_before is not None:
+                where = (
+                    "在页面末尾闭合 (closed at the end of the page)"
+                    if block.cut_before > self.lines
+                    else f"在第 {block.cut_before} 行之前闭合 (closed before line {block.cut_before})"
+                )
+                self.problems.append(Problem(UNCLOSED_FENCE, block.line, where))
+        start = self._title()
+        index = start
+        while index < len(self.blocks):
+            block = self.blocks[index]
+            if isinstance(block, Break):
+                following = self.blocks[index + 1] if index + 1 < len(self.blocks) else None
+                if isinstance(following, Paragraph) and _is_footer(following):
+                    index += 1
+            elif isinstance(block, Heading):
+                self._heading(block)
+            elif isinstance(block, Paragraph):
+                self._paragraph(block)
+            elif isinstance(block, Fence):
+                self._fence(block)
+            elif isinstance(block, Table):
+                self._table(block)
+            else:
+                self.lose(block)
+            index += 1
+        self._flush_when()
+
+    def _title(self) -> int:
+        for index, block in enumerate(self.blocks):
+            if isinstance(block, FrontMatter):
+                if not _generated_front_matter(block.text):
+                    self.lose(block)
+                continue
+            match = _TITLE.match(block.text) if isinstance(block, Heading) else None
+            if match is None:
+                continue
+            self.title_line = block.line
+            api = link_or_text(match.group("api")).label
+            if not API_NAME.match(api):
+                raise _Failed(Problem(BAD_API, block.line, f"`{api}`"))
+            self.api, self.name = api, self._category_name(match.group("label"))
+            for earlier in self.blocks[:index]:
+                if not isinstance(earlier, FrontMatter):
+                    self.lose(earlier)
+            return index + 1
+        raise _Failed(Problem(NO_TITLE, 1))
+
+    def _category_name(self, written: str) -> CategoryName:
+        """The title's category; what had to be normalised in it is reported."""
+        line = self.title_line
+        found = tags(written)
+        if found:
+            detail = " ".join(f"`{tag}`" for tag in found)
+            self.problems.append(Problem(HTML_TAG, line, detail, kept=written))
+        label = strip_tags(written).strip()
+        for deviation in deviations.in_fixed_text(label, names=False):
+            self.problems.append(Problem(deviation.reason, line, deviation.detail, kept=label))
+        if key(label) == key(phrases.DELETABLE_LABEL):
+            self.problems.append(Problem(DELETABLE, line, kept=label))
+            return CategoryName(Category.COMPOSITE, None, legacy=False)
+        name = category_name(label)
+        if name is None:
+            raise _Failed(Problem(UNKNOWN_CATEGORY, line, f"`{written}`"))
+        return name
+
+    def _heading(self, heading: Heading) -> None:
+        section = _section(heading)
+        if section is not None:
+            self._flush_when()
+            self.state = section
+            if section == "params":
+                self.params_heading = heading
+            return
+        if self.state == "examples":
+            self._flush_when()
+            found = tags(heading.text)
+            if found:
+                detail = " ".join(f"`{tag}`" for tag in found)
+                self.problems.append(Problem(HTML_TAG, heading.line, detail, kept=heading.text))
+            self.examples.append(_Example(heading.line, heading.text))
+            return
+        if self.state in ("lead", "torch") and self._side(heading):
+            return
+        self.lose(heading)
+        if self.state in ("paddle", "params", "notes"):
+            self.state = "unknown"  # a section the layout does not have: its content is kept too
+
+    def _side(self, heading: Heading) -> bool:
+        link = link_or_text(heading.text)
+        match = _API_PREFIX.match(link.label)
+        if match is None:
+            return False
+        self.sides.append((heading, Link(match.group("name"), link.target)))
+        if match.group("rest").strip():
+            self.problems.append(
+                Problem(UNMAPPED_TEXT, heading.line, "标题中多余的文字", kept=heading.text)
+            )
+        self.state = "torch" if len(self.sides) == 1 else "paddle"
+        return True
+
+    def _paragraph(self, paragraph: Paragraph) -> None:
+        text = prose(paragraph.text)
+        if self.state == "generated":
+            return
+        if self.state == "lead":
+            self._lead(paragraph, text)
+        elif self.state in ("torch", "paddle"):
+            inplace = _INPLACE.match(text)
+            if inplace is not None and self.state == "torch":
+                self.inplace = (inplace.group("torch"), inplace.group("paddle"))
+            else:
+                self.lead.append((self.state, paragraph))
+        elif self.state == "examples":
+            self._flush_when()
+            when = _WHEN.match(text)
+            no_rewrite = patterns.phrase_match(text, phrases.NO_REWRITE)
+            if no_rewrite is not None:
+                self.no_rewrite = paragraph
+                self.problems += _wording_problems(no_rewrite, paragraph.line)
+            elif when is not None:
+                self.when = (paragraph.line, when.group("desc").strip())
+            else:
+                self.lose(paragraph)
+        elif self.state == "notes":
+            self._flush_when()
+            when = _WHEN.match(text)
+            if when is not None and self.notes and self.notes[-1].case is None:
+                self.when = (paragraph.line, when.group("desc").strip())
+            else:
+                self.notes.append(_Note(paragraph.line, text))
+        else:
+            self.lose(paragraph)
+
+    def _lead(self, paragraph: Paragraph, text: str) -> None:
+        """Under the title: the Chinese name (and API type), the badge and what it left unproven."""
+        if _BADGE.match(flatten(paragraph.text)) or _UNPROVEN.match(text) or _RELEASES.match(text):
+            return  # generated from the stamp
+        name = _NAME_LINE.match(text)
+        if self.zh_name is None and name is not None:
+            self.zh_name = name.group("name").strip()
+            kind = name.group("kind")
+            types = {label: value for value, label in phrases.API_TYPE_LABELS.items()}
+            if kind is not None and kind in types:
+                self.api_type = types[kind]
+            elif kind is not None:  # a parenthesis that names no API type is part of the name
+                self.zh_name = text.strip()
+            return
+        self.lose(paragraph)
+
+    def _flush_when(self) -> None:
+        """A condition line not followed by code is kept as a loss."""
+        if self.when is not None:
+            line, text = self.when
+            self.problems.append(Problem(UNMAPPED_TEXT, line, kept=text))
+            self.when = None
+
+    def _fence(self, fence: Fence) -> None:
+        if self.state == "generated":
+            return
+        if self.state in ("torch", "paddle"):
+            signatures, problems = _signatures(fence)
+            self.problems += problems
+            target = self.torch_signatures if self.state == "torch" else self.paddle_signatures
+            target += signatures
+        elif self.state in ("examples", "notes"):
+            self._code(fence)
+        else:
+            self.lose(fence)
+
+    def _code(self, fence: Fence) -> None:
+        split = split_block(fence.code, fence.line + 1)
+        for line, text in split.prose:
+            self.problems.append(Problem(PROSE_IN_CODE, line, kept=text))
+        for line, text in split.lookalike_markers:
+            found = deviations.lookalikes(text)
+            if found is not None:
+                self.problems.append(Problem(found.reason, line, found.detail, kept=text))
+        if split.stray:
+            text = "\n".join(line for _, line in split.stray)
+            self.problems.append(Problem(UNSPLIT_CODE, split.stray[0][0], kept=text))
+        when = self.when[1] if self.when else None
+        self.when = None
+        cases: list[_Case] = []
+        for case in split.cases:
+            case_when = case.when or (when if not cases else None)
+            torch, paddle = _side(case.torch), _side(case.paddle)
+            if torch is not None or paddle is not None:
+                cases.append(_Case(case.line, case_when, torch, paddle))
+        unmarked = _side(split.unmarked)
+        if unmarked is not None:
+            cases.append(_Case(fence.line + 1, when, None, unmarked))
+        if not cases:
+            if not split.stray and not split.prose:
+                self.problems.append(Problem(UNSPLIT_CODE, fence.line, kept=fence.code or None))
+            return
+        if self.state == "notes":
+            self._note_case(fence, cases)
+            return
+        if not self.examples:
+            self.examples.append(_Example(fence.line, None))
+        self.examples[-1].cases.extend(cases)
+
+    def _note_case(self, fence: Fence, cases: list[_Case]) -> None:
+        note = self.notes[-1] if self.notes else None
+        if note is None or note.case is not None:
+            self.lose(fence, "注意事项中没有对应说明的代码 (code without a note)")
+            return
+        note.case = cases[0]
+        for extra in cases[1:]:
+            sides = [(phrases.TORCH_CODE, extra.torch), (phrases.PADDLE_CODE, extra.paddle)]
+            kept = "".join(f"{marker}\n{code}" for marker, code in sides if code is not None)
+            self.problems.append(Problem(UNSPLIT_CODE, extra.line, "多余的示例", kept=kept))
+
+    def _table(self, table: Table) -> None:
+        if self.state == "generated":
+            return
+        looks_like_params = table.header and plain_name(table.header[-1]) == _REMARK_HEADER
+        if self.table is None and (self.state == "params" or looks_like_params):
+            if len(table.header) != 3:
+                raise _Failed(Problem(BAD_TABLE, table.line, f"{len(table.header)} 列"))
+            self.table = table
+        else:
+            self.lose(table)
+
+
+def _rows(reader: _PageReader) -> tuple[list[RowDraft], list[Problem]]:
+    drafts: list[RowDraft] = []
+    problems: list[Problem] = []
+    if reader.table is None:
+        if reader.params_heading is not None:
+            problems.append(Problem(NO_PARAM_TABLE, reader.params_heading.line))
+        return drafts, problems
+    for line, cells in reader.table.rows:
+        if len(cells) != 3:
+            source = "| " + " | ".join(cells) + " |"
+            detail = f"{len(cells)} 列 (expected 3 cells)"
+            problems.append(Problem(UNMAPPED_ROW, line, detail, kept=source))
+            continue
+        draft, row_problems = read_row(line, cells)
+        problems += row_problems
+        if draft is not None:
+            drafts.append(draft)
+    return drafts, problems
+
+
+def _category(reader: _PageReader, drafts: list[RowDraft]) -> tuple[Category, list[Problem]]:
+    name = reader.name
+    assert name is not None
+    declared = name.category
+    for draft in drafts:
+        if draft.inconsistent:
+            draft.fields["kind"] = inconsistent_kind(declared, draft).value
+    category = name.resolve([RowKind(draft.fields["kind"]) for draft in drafts])
+    problems = []
+    if name.legacy:
+        problems.append(Problem(LEGACY_CATEGORY, reader.title_line, f"→ {category.label}"))
+    return category, problems
+
+
+def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph]:
+    """Alias and package lines go to their fields; the rest is summary (or lost)."""
+    has_paddle_side = len(reader.sides) > 1
+    summary: list[Paragraph] = []
+    for state, paragraph in reader.lead:
+        text = prose(paragraph.text)
+        aliases = _ALIASES.match(text)
+        package = _PACKAGE.match(text)
+        if aliases is not None:
+            rest = aliases.group("rest")
+            names = code_spans(rest) or _LIST_SEPARATOR.split(rest)
+            for alias in names:
+                data.item("torch_aliases", plain_name(alias) or alias, paragraph.line)
+        elif package is not None:
+            rest = package.group("rest")
+            spans = code_spans(rest)
+            data.set("paddle_package", spans[0] if spans else rest.strip(), paragraph.line)
+        elif state == "torch" and has_paddle_side:
+            reader.lose(paragraph)
+        else:
+            summary.append(paragraph)
+    return summary
+
+
+def _example_fields(
+    example: _Example, rows: list[dict[str, Any]], spellings: dict[str, str]
+) -> dict[str, Any]:
+    """An example; a purpose equal to the row's meaning is left to the renderer. A heading that
+    names varargs without their stars (``size：…`` for ``*size``) takes the signature's spelling."""
+    param, purpose = _split_heading(example.heading) if example.heading else (None, None)
+    if param is not None:
+        param = spellings.get(param, param)
+        row = next((r for r in rows if param in _torch_names(r.get("torch"))), None)
+    else:
+        row = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
+    if row is not None and purpose == row.get("desc"):
+        purpose = None
+    fields = {"param": param, "purpose": purpose, "cases": [_case_fields(c) for c in example.cases]}
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def _torch_names(torch: str | list[str] | None) -> list[str]:
+    """The torch names of a row (one-to-many rows list several)."""
+    if torch is None:
+        return []
+    return [torch] if isinstance(torch, str) else list(torch)
+
+
+def _case_fields(case: _Case) -> dict[str, str]:
+    fields = {"when": case.when, "torch": case.torch, "paddle": case.paddle}
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def _decide_summary(
+    record: Record, paragraphs: list[Paragraph]
+) -> tuple[str | None, list[Problem]]:
+    """``None`` when the page says what the renderer generates (how its wording departs from
+    the specification's is reported)."""
+    texts = [prose(p.text) for p in paragraphs]
+    problems: list[Problem] = []
+    if record.category is Category.COMPOSITE:
+        kept = []
+        for paragraph, text in zip(paragraphs, texts, strict=True):
+            lead = patterns.phrase_match(text, phrases.COMPOSITE_LEAD)
+            if lead is None:
+                kept.append((paragraph, text))
+            else:
+                problems += _wording_problems(lead, paragraph.line)
+        paragraphs, texts = [p for p, _ in kept], [t for _, t in kept]
+    else:
+        generated = wording.summary(record)
+        matches = [
+            patterns.phrase_match(text, expected)
+            for text, expected in zip(texts, generated, strict=False)
+        ]
+        if len(generated) == len(texts) and all(matches):
+            return None, [
+                problem
+                for match, paragraph in zip(matches, paragraphs, strict=True)
+                if match is not None
+                for problem in _wording_problems(match, paragraph.line)
+            ]
+    if not texts:
+        return None, problems
+    if len(texts) > 1:
+        problems.append(Problem(MERGED_SUMMARY, paragraphs[1].line, f"{len(texts)} 段"))
+    return " ".join(texts), problems
+
+
+def _wording_problems(match: re.Match[str], line: int) -> list[Problem]:
+    """How fixed wording the importer recognised departs from the specification's."""
+    return [
+        Problem(found.reason, line, found.detail, kept=match.string)
+        for found in deviations.in_match(match)
+    ]
+
+
+def _defaults_problems(record: Record, drafts: list[RowDraft]) -> list[Problem]:
+    problems = []
+    for row, draft in zip(record.params, drafts, strict=True):
+        if draft.stated_defaults is None:
+            continue
+        actual = derived.row_defaults(record, row)
+        stated_torch, stated_paddle = draft.stated_defaults
+        torch_side, paddle_side = derived.torch_names(row), derived.paddle_names(row)
+        known = [  # a parameter the signatures do not name (a torch-style name paddle accepts)
+            (found, stated)  # is not judged: its default is unknown, not absent
+            for side, found, stated, find in (
+                (torch_side, actual.torch, stated_torch, derived.torch_param),
+                (paddle_side, actual.paddle, stated_paddle, derived.paddle_param),
+            )
+            if side and find(record, side[0]) is not None
+        ]
+        if not all(same_default_text(found, stated) for found, stated in known):
+            detail = f"`{row.torch}`"
+            problems.append(Problem(STATED_DEFAULTS, draft.line, detail, kept=draft.remark))
+    return problems
+
+
+def _spellings(signatures: list[str]) -> dict[str, str]:
+    """Bare name -> ``*name`` / ``**name`` for the varargs of ``signatures``."""
+    parsed = [sig for sig in map(derived.parse, signatures) if sig is not None]
+    plain = {param.name for sig in parsed for param in sig.params if param.spelled == param.name}
+    return {
+        param.name: param.spelled
+        for sig in parsed
+        for param in sig.params
+        if param.spelled != param.name and param.name not in plain
+    }
+
+
+def _split_by_example_headings(
+    drafts: list[RowDraft], examples: list[_Example], spellings: dict[str, str]
+) -> None:
+    """A remark joins the meaning and the difference with ``，`` and cannot say where one ends
+    when the meaning holds a ``，`` too; an example heading ``参数：功能`` whose purpose the remark
+    starts with says it (the renderer writes the row's meaning there)."""
+    purposes: dict[str, str] = {}
+    for example in examples:
+        param, purpose = _split_heading(example.heading) if example.heading else (None, None)
+        if param is not None and purpose is not None:
+            purposes.setdefault(spellings.get(param, param), purpose)
+    for draft in drafts:
+        fields = draft.fields
+        torch, desc, diff = fields.get("torch"), fields.get("desc"), fields.get("diff")
+        if not isinstance(torch, str) or diff is None or torch not in purposes:
+            continue
+        purpose = purposes[torch]
+        joined = "，".join(part for part in (desc, diff) if part)
+        if purpose != desc and joined.startswith(f"{purpose}，"):
+            fields["desc"], fields["diff"] = purpose, joined.removeprefix(f"{purpose}，")
+
+
+def _spell_varargs(drafts: list[RowDraft], torch: list[str], paddle: list[str]) -> None:
+    """Tables often write varargs without their stars (``size`` for ``*size``): the rows take
+    the signature's spelling."""
+    for side, spellings in (("torch", _spellings(torch)), ("paddle", _spellings(paddle))):
+        for draft in drafts:
+            value = draft.fields.get(side)
+            if isinstance(value, list):
+                draft.fields[side] = [spellings.get(name, name) for name in value]
+            elif value is not None:
+                draft.fields[side] = spellings.get(value, value)
+
+
+def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
+    """The paddle parameter that receives the object when a class member maps to a free
+    function (``torch.Tensor.outer(vec2)`` -> ``paddle.outer(x, y)``): the first paddle
+    parameter, when no row maps it."""
+    if len(reader.sides) < 2 or not derived.is_class_member(reader.api):
+        return None
+    if derived.is_class_member(reader.sides[1][1].label):
+        return None
+    signature = next(filter(None, map(derived.parse, reader.paddle_signatures)), None)
+    if signature is None or not signature.params:
+        return None
+    first = signature.params[0].spelled
+    mapped = {name for draft in drafts for name in derived.names(draft.fields.get("paddle"))}
+    return None if first in mapped else first
+
+
+_BARE_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+"""A "signature" that is only a name: the page of an attribute or a constant."""
+
+
+def _without_bare_names(reader: _PageReader) -> None:
+    """An attribute or a constant has no signature: a block holding only its name
+    (``torch.Tensor.T``, ``torch.float16``) says which it is (a class member is an attribute)."""
+    bare = bool(reader.torch_signatures) and all(
+        _BARE_NAME.match(text) for text in reader.torch_signatures
+    )
+    if bare:
+        reader.torch_signatures = []
+        if reader.api_type is None:
+            member = derived.is_class_member(reader.api)
+            reader.api_type = (ApiType.ATTRIBUTE if member else ApiType.CONSTANT).value
+    if reader.paddle_signatures and all(_BARE_NAME.match(t) for t in reader.paddle_signatures):
+        reader.paddle_signatures = []
+
+
+def _assemble(reader: _PageReader) -> PageResult:
+    _without_bare_names(reader)
+    data = RecordData()
+    summary_paragraphs = _summary_paragraphs(reader, data)
+    problems = list(reader.problems)
+    data.set("torch_api", reader.api, reader.title_line)
+    data.set("zh_name", reader.zh_name or TODO_MARKER, reader.title_line)
+    if reader.api_type is not None:
+        data.set("api_type", reader.api_type, reader.title_line)
+    if reader.inplace is not None:
+        torch_variant, paddle_variant = reader.inplace
+        data.set("inplace", {"torch": torch_variant, "paddle": paddle_variant}, reader.title_line)
+    sides = reader.sides
+    if sides:
+        heading, link = sides[0]
+        if link.label != reader.api:
+            detail = f"PyTorch API `{link.label}` 与标题不同 (differs from the title)"
+            problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, kept=heading.text))
+        if reader.torch_signatures:
+            overloads = reader.torch_signatures
+            data.set(
+                "torch_signature", overloads[0] if len(overloads) == 1 else overloads, heading.line
+            )
+        if link.target:
+            data.set("torch_url", link.target, heading.line)
+    if len(sides) > 1:
+        heading, link = sides[1]
+        data.set("paddle_api", link.label, heading.line)
+        signatures = reader.paddle_signatures
+        if signatures:
+            value = signatures[0] if len(signatures) == 1 else signatures
+            data.set("paddle_signature", value, heading.line)
+        if link.target:
+            data.set("paddle_url", link.target, heading.line)
+    for extra_heading, _ in sides[2:]:
+        problems.append(Problem(UNMAPPED_TEXT, extra_heading.line, kept=extra_heading.text))
+    drafts, row_problems = _rows(reader)
+    problems += row_problems
+    _spell_varargs(drafts, reader.torch_signatures, reader.paddle_signatures)
+    _split_by_example_headings(drafts, reader.examples, _spellings(reader.torch_signatures))
+    self_param = _self_param(reader, drafts)
+    if self_param is not None:
+        data.set("self_param", self_param, sides[1][0].line)
+        if reader.api_type is None:
+            data.set("api_type", ApiType.METHOD.value, reader.title_line)
+    category, category_problems = _category(reader, drafts)
+    problems += category_problems
+    data.set("category", category.value, reader.title_line)
+    for draft in drafts:
+        data.item("params", draft.fields, draft.line)
+    rows = data.fields.get("params", [])
+    for example in reader.examples:
+        if example.cases:
+            spelt = _example_fields(example, rows, _spellings(reader.torch_signatures))
+            data.item("examples", spelt, example.line)
+        elif example.heading is not None:
+            problems.append(Problem(UNMAPPED_TEXT, example.line, kept=example.heading))
+    for note in reader.notes:
+        fields: dict[str, Any] = {"text": note.text}
+        if note.case is not None:
+            fields["example"] = _case_fields(note.case)
+        data.item("notes", fields, note.line)
+    validated = validate_data(data)
+    problems += validated.problems
+    record = validated.record
+    if record is None:
+        return PageResult(None, problems)
+    summary, summary_problems = _decide_summary(record, summary_paragraphs)
+    problems += summary_problems
+    if summary is not None:
+        data.set("summary", summary, summary_paragraphs[0].line)
+        validated = validate_data(data)
+        problems += validated.problems
+        record = validated.record
+        if record is None:
+            return PageResult(None, problems)
+    kept_rows = [d for d in drafts if any(d.fields is row for row in data.fields.get("params", []))]
+    problems += _defaults_problems(record, kept_rows)
+    if reader.no_rewrite is not None and not wording.says_no_rewrite(record):
+        problems.append(Problem(UNMAPPED_TEXT, reader.no_rewrite.line, kept=reader.no_rewrite.text))
+    return PageResult(record, problems)
+
+
+def read_page(text: str) -> PageResult:
+    """Read page ``text`` into a record."""
+    reader = _PageReader(scan(text), len(text.splitlines()))
+    try:
+        reader.read()
+    except _Failed as failed:
+        return PageResult(None, [*reader.problems, failed.problem])
+    result = _assemble(reader)
+    order = {Severity.FAILURE: 0, Severity.VIOLATION: 1, Severity.LOSS: 2}
+    result.problems.sort(key=lambda p: (p.line, order[p.severity], p.code))
+    return result
+
+
+def _generated_front_matter(text: str) -> bool:
+    """``orphan: true`` and ``myst: {html_meta: ...}``, as the renderer writes them."""
+    body = "\n".join(line for line in text.strip().splitlines() if line.strip() != "---")
+    try:
+        data = yaml.safe_load(body)
+    except yaml.YAMLError:
+        return False
+    if not isinstance(data, dict) or not set(data) <= _GENERATED_FRONT_MATTER:
+        return False
+    myst = data.get("myst", {})
+    return (
+        data.get("orphan", True) is True and isinstance(myst, dict) and set(myst) <= {"html_meta"}
+    )

@@ -1,0 +1,188 @@
+"""The sentences a page says about a record, composed from :mod:`apimap.record.phrases`.
+
+Contributors write only the meaning of a parameter (``desc``), how its usage
+differs (``diff``) and how to set Paddle (``setting`` or ``paddle_value``); the
+phrases around those come from the row's kind and action and from the record's
+category. The renderer, the exporter and the importer (which recognises these
+sentences in legacy pages) all compose them here.
+"""
+
+from __future__ import annotations
+
+from apimap.record import derived, phrases
+from apimap.record.categories import Action, ApiType, Category, RowKind
+from apimap.record.defaults import shown
+from apimap.record.model import Example, ParamRow, Record
+
+
+def _setting(row: ParamRow, fallback: str) -> str:
+    if row.setting:
+        return row.setting
+    if row.paddle_value is not None:
+        return phrases.SET_TO.format(value=f"`{row.paddle_value}`")
+    return fallback
+
+
+def _default(template: str, absent: str, default: str | None) -> str:
+    """``PyTorch 默认值为 `0.1``` or, without a default, ``PyTorch 无默认值``."""
+    return absent if default is None else template.format(value=shown(default))
+
+
+def defaults_clause(torch: str | None, paddle: str | None) -> str:
+    """Both defaults as a remark words them: ``PyTorch 默认值为 `0.1`，Paddle 无默认值``."""
+    return "，".join(
+        [
+            _default(phrases.TORCH_DEFAULT, phrases.TORCH_NO_DEFAULT, torch),
+            _default(phrases.PADDLE_DEFAULT, phrases.PADDLE_NO_DEFAULT, paddle),
+        ]
+    )
+
+
+def remark(record: Record, row: ParamRow) -> str:
+    """The 备注 cell of a row: the contributor's meaning (if any) plus the fixed phrase."""
+    kind = derived.row_kind(row)
+    parts: list[str | None] = [row.desc]
+    if kind is RowKind.RENAME:
+        parts.append(phrases.RENAMED)
+    elif kind is RowKind.PADDLE_ONLY:
+        parts += [phrases.TORCH_LACKS, _setting(row, phrases.KEEP_DEFAULT)]
+    elif kind is RowKind.DEFAULT_DIFF:
+        defaults = derived.row_defaults(record, row)
+        parts += [
+            _default(phrases.TORCH_DEFAULT, phrases.TORCH_NO_DEFAULT, defaults.torch),
+            _default(phrases.PADDLE_DEFAULT, phrases.PADDLE_NO_DEFAULT, defaults.paddle),
+            _setting(row, phrases.MATCH_TORCH),
+        ]
+    elif kind is RowKind.TORCH_ONLY:
+        parts += [phrases.PADDLE_LACKS, action_phrase(row)]
+    elif kind is not RowKind.SAME:
+        parts += [row.diff, action_phrase(row)]
+    written = [part for part in parts if part]
+    text = "，".join(written) + "。" if written else ""
+    if row.note:
+        text += row.note
+    return text
+
+
+def action(row: ParamRow) -> Action:
+    """The row's action; rows without one are reported by AM216 and read as 暂无转写方式."""
+    return row.action or Action.NONE
+
+
+def action_phrase(row: ParamRow) -> str:
+    """What to do: the action's phrase, or one ``条件时…`` clause per conditional action."""
+    if row.actions:
+        return "，".join(
+            phrases.CONDITIONAL_ACTION.format(when=_spaced(entry.when), phrase=entry.action.phrase)
+            for entry in row.actions
+        )
+    return action(row).phrase
+
+
+def _spaced(text: str) -> str:
+    """A space between ASCII text (``None``, a code span) and the Chinese that follows."""
+    last = text[-1:]
+    return f"{text} " if last == "`" or (last.isascii() and last.isalnum()) else text
+
+
+def table_names(row: ParamRow) -> tuple[str, str]:
+    """The PyTorch and Paddle cells of a row (``-`` where a side has no parameter)."""
+    if derived.row_kind(row) is RowKind.RETURN_DIFF:
+        return phrases.RETURN_LABEL, phrases.RETURN_LABEL
+    torch_side = derived.torch_names(row)
+    paddle_side = derived.paddle_names(row)
+    return ", ".join(torch_side) or "-", ", ".join(paddle_side) or "-"
+
+
+_INCONSISTENT = (RowKind.TYPE_DIFF, RowKind.USAGE_DIFF)
+
+
+def inconsistency_summary(record: Record) -> str:
+    """Category 3: name the torch parameters whose usage differs, in backticks."""
+    names = [
+        f"`{name}`"
+        for row in record.params
+        if derived.row_kind(row) in _INCONSISTENT
+        for name in derived.torch_names(row)[:1]
+    ]
+    returns = any(derived.row_kind(row) is RowKind.RETURN_DIFF for row in record.params)
+    if names and returns:
+        lead = phrases.PARAMS_DIFFER.format(names="、".join(names))
+        return f"{lead}，{phrases.RETURNS_DIFFER}{phrases.FOLLOWED}"
+    if names:
+        return phrases.PARAMS_DIFFER.format(names="、".join(names)) + phrases.FOLLOWED
+    if returns:
+        return phrases.ONLY_RETURNS_DIFFER + phrases.FOLLOWED
+    return phrases.USAGE_DIFFERS + phrases.FOLLOWED
+
+
+def summary(record: Record) -> list[str]:
+    """The summary paragraphs under the signatures (``summary`` overrides the generated one)."""
+    category = derived.category(record)
+    if category is Category.COMPOSITE:
+        return [text for text in (record.summary, phrases.COMPOSITE_LEAD) if text]
+    if record.summary:
+        return [record.summary]
+    if category is Category.NO_PARAMS and not record.api_type.callable:
+        return [phrases.ATTRIBUTE_SUMMARY]
+    if category.value in phrases.FIXED_SUMMARIES:
+        return [phrases.FIXED_SUMMARIES[category.value]]
+    if category.group == 3:
+        return [inconsistency_summary(record)]
+    if category is Category.OTHER_PACKAGE:
+        package = f"`{record.paddle_package}`" if record.paddle_package else None
+        text = phrases.OTHER_PACKAGE.format(package=package or phrases.OTHER_PACKAGE_UNNAMED)
+        return [text + (phrases.FOLLOWED if record.params else "。")]
+    return []
+
+
+def example_heading(record: Record, example: Example) -> str | None:
+    """``参数名：功能`` for an example; ``None`` when it shows the whole API."""
+    if example.param is not None:
+        row = derived.row_for(record, example.param)
+        purpose = example.purpose or (row.desc if row else None)
+        if purpose is None:
+            return example.param
+        return phrases.HEADING.format(param=example.param, purpose=purpose)
+    returns = next((r for r in record.params if derived.row_kind(r) is RowKind.RETURN_DIFF), None)
+    if returns is not None:
+        purpose = example.purpose or returns.desc
+        if purpose is None:
+            return phrases.RETURN_LABEL
+        return phrases.HEADING.format(param=phrases.RETURN_LABEL, purpose=purpose)
+    return example.purpose
+
+
+def says_no_rewrite(record: Record) -> bool:
+    """Categories 2 to 5 with a row that cannot be rewritten and no example at all."""
+    return (
+        2 <= derived.category(record).group <= 5
+        and not record.examples
+        and any(Action.NONE in derived.row_actions(row) for row in record.params)
+    )
+
+
+def when_line(when: str) -> str:
+    """The line before a case's code."""
+    return phrases.WHEN.format(when=when)
+
+
+def api_kind_line(record: Record) -> str | None:
+    """What kind of object the API is, shown for everything but plain functions."""
+    if record.api_type is ApiType.FUNCTION:
+        return None
+    return record.api_type.label
+
+
+def probe_label(probe: str) -> str:
+    """``dtype:uint8`` -> uint8 类型的输入; an unknown probe id is shown as it is."""
+    exact = phrases.PROBE_LABELS.get(probe)
+    if exact is not None:
+        return exact
+    name, _, arg = probe.partition(":")
+    template = phrases.PROBE_LABELS.get(f"{name}:*" if arg else name)
+    template = template or phrases.PROBE_LABELS.get(name)
+    if template is None:
+        return probe
+    param, _, value = arg.partition("=")
+    return template.format(arg=arg, param=param, value=value)

@@ -1,0 +1,6 @@
+"""The public API surface of the pinned torch and torchvision.
+
+:mod:`apimap.survey.surface.collect` computes it from the installed libraries
+(``apimap surface --update``) into the package data file ``data/surface.json``;
+:mod:`apimap.survey.surface.table` reads that file without importing either library.
+"""
