@@ -79,6 +79,9 @@ class Derived:
     portable: bool = False
     """Paddle's own parameter names only (no torch-style name of ``paddle_accepts``): the
     form every paddle release takes."""
+    shared: frozenset[str] = frozenset()
+    """Names every run of the call binds the same way (its setup's, when the setup does not
+    use the inputs): a construction from them and literals can be copied between runs."""
 
     @cached_property
     def torch(self) -> str:
@@ -144,14 +147,21 @@ def other_torch_names(record: Record, tree: ast.Module) -> Iterator[tuple[str, i
             yield "import", node.lineno
 
 
-def derive(record: Record, code: str, naive: bool = False, portable: bool = False) -> Derived:
+def derive(
+    record: Record,
+    code: str,
+    naive: bool = False,
+    portable: bool = False,
+    shared: frozenset[str] = frozenset(),
+) -> Derived:
     """The torch and the paddle code of a call; raises :class:`CallError`.
 
     With ``naive``, arguments the torch code passes by position stay where they are
     (only the API name changes, and keywords are renamed): what a person migrating by
     hand writes, which the positional probe runs. With ``portable``, every keyword is
     paddle's own parameter name, never a torch-style name paddle only accepts in newer
-    releases (``paddle_accepts``).
+    releases (``paddle_accepts``). ``shared`` names what the call's setup binds the same way
+    in every run (see :func:`hooked`).
     """
     tree = parse_call(code)
     for name, line in other_torch_names(record, tree):
@@ -159,19 +169,19 @@ def derive(record: Record, code: str, naive: bool = False, portable: bool = Fals
             f"调用中只能使用本 API 与 dtype，不能使用 `{name}` (a call uses only this API)", line
         )
     # each side transforms a tree of its own; parsing again is far cheaper than a deep copy
-    state = Derived(tree, parse_call(code), assigned(tree), portable=portable)
+    state = Derived(tree, parse_call(code), assigned(tree), portable=portable, shared=shared)
     translator = _Translator(record, state, naive)
     paddle_tree = translator.visit(state.paddle_tree)
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
     if record.api_type is ApiType.CLASS:
-        state.torch_tree = _hook_layers(record, parse_call(code))
+        state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
     ast.fix_missing_locations(paddle_tree)
     state.paddle_tree = paddle_tree
     return state
 
 
-def drop_in(record: Record, code: str, api: str) -> Derived:
+def drop_in(record: Record, code: str, api: str, shared: frozenset[str] = frozenset()) -> Derived:
     """A call with only the API's name changed to ``api`` (its arguments as torch takes them),
     as for a paddle API that takes the torch call unchanged; raises :class:`CallError`."""
     tree = parse_call(code)
@@ -179,13 +189,13 @@ def drop_in(record: Record, code: str, api: str) -> Derived:
         raise CallError(
             f"调用中只能使用本 API 与 dtype，不能使用 `{name}` (a call uses only this API)", line
         )
-    state = Derived(tree, parse_call(code), assigned(tree))
+    state = Derived(tree, parse_call(code), assigned(tree), shared=shared)
     translator = _Translator(record, state, False, drop_in=api)
     paddle_tree = translator.visit(state.paddle_tree)
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
     if record.api_type is ApiType.CLASS:
-        state.torch_tree = _hook_layers(record, parse_call(code))
+        state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
     ast.fix_missing_locations(paddle_tree)
     state.paddle_tree = paddle_tree
     return state
@@ -234,7 +244,7 @@ def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _module_level(getattr(statement, "finalbody", []))
 
 
-def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:
+def _hook_layers(record: Record, tree: ast.Module, shared: frozenset[str]) -> ast.Module:
     """Wrap every construction of the class API in :data:`LAYER_HOOK` (changes ``tree``)."""
     full = _full_names(record)
 
@@ -247,12 +257,47 @@ def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:
             if pycode.dotted_name(node.func) not in full:
                 return node
             self.index += 1
-            return ast.Call(ast.Name(LAYER_HOOK, ast.Load()), [node, ast.Constant(self.index)], [])
+            return hooked(node, self.index, shared)
 
     result = Hook().visit(tree)
     ast.fix_missing_locations(result)
     assert isinstance(result, ast.Module)
     return result
+
+
+def _literal(node: ast.expr, shared: frozenset[str]) -> bool:
+    """A constant, a container of constants, a dtype (``torch.float32``) or a shared name."""
+    if isinstance(node, ast.Name) and node.id in shared:
+        return True
+    name = pycode.dotted_name(node)
+    if name is not None and name.split(".", 1)[0] in {"torch", "paddle"}:
+        return name.rsplit(".", 1)[-1] in DTYPES
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def hooked(construction: ast.expr, index: int, shared: frozenset[str] = frozenset()) -> ast.expr:
+    """A construction of the class API passed through :data:`LAYER_HOOK`. One whose arguments
+    are all literals or ``shared`` names becomes ``__apimap_layer__.build(index, key, Class, *args, **kwargs)``,
+    so that a job building it again (the probes of a call) copies the first object instead
+    (a VGG takes seconds to build); any other becomes ``__apimap_layer__(Class(...), index)``."""
+    if (
+        isinstance(construction, ast.Call)
+        and all(
+            not isinstance(arg, ast.Starred) and _literal(arg, shared) for arg in construction.args
+        )
+        and all(kw.arg is not None and _literal(kw.value, shared) for kw in construction.keywords)
+    ):
+        key = ast.unparse(construction)
+        return ast.Call(
+            ast.Attribute(ast.Name(LAYER_HOOK, ast.Load()), "build", ast.Load()),
+            [ast.Constant(index), ast.Constant(key), construction.func, *construction.args],
+            construction.keywords,
+        )
+    return ast.Call(ast.Name(LAYER_HOOK, ast.Load()), [construction, ast.Constant(index)], [])
 
 
 def _paddle_target(record: Record, variant: str) -> str:
@@ -334,9 +379,7 @@ class _Translator(ast.NodeTransformer):
             )
         if self.record.api_type is ApiType.CLASS:
             self.class_index += 1
-            return ast.Call(
-                ast.Name(LAYER_HOOK, ast.Load()), [translated, ast.Constant(self.class_index)], []
-            )
+            return hooked(translated, self.class_index, self.state.shared)
         return translated
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
@@ -609,8 +652,8 @@ def _paddle_arguments(
                 positional += value
                 continue
             if name in record.paddle_accepts:
-                if state.portable:  # the real parameter takes the values as one list
-                    keywords.append(ast.keyword(targets[0], ast.List(list(value), ast.Load())))
+                if state.portable:  # the real parameter takes the values as one sequence
+                    keywords.append(ast.keyword(targets[0], _one_sequence(value)))
                 else:
                     positional += value
                 continue
@@ -633,9 +676,31 @@ def _paddle_arguments(
             else:
                 keywords.append(ast.keyword(target, copy.deepcopy(value)))
     keywords += _settings(record, state, passed or bound, node.lineno, variant)
+    names = [keyword.arg for keyword in keywords if keyword.arg is not None]
+    if len(names) != len(set(names)):
+        repeated = next(name for name in names if names.count(name) > 1)
+        raise CallError(
+            f"两个参数都要传给 Paddle 的 `{repeated}`，无法推导 (two arguments go to one paddle "
+            "parameter)",
+            node.lineno,
+        )
     if positional:
         positional, keywords = _before_varargs(record, positional, keywords)
     return positional, keywords
+
+
+def _one_sequence(values: list[ast.expr]) -> ast.expr:
+    """Varargs as the one sequence paddle's parameter takes: ``view(2, 3)`` -> ``[2, 3]``;
+    a single argument that is not a number (``view((2, 3))``, ``view(shape)``) is already
+    the sequence, as torch takes it too."""
+    if len(values) == 1:
+        only = values[0]
+        number = isinstance(only, ast.Constant) or (
+            isinstance(only, ast.UnaryOp) and isinstance(only.operand, ast.Constant)
+        )
+        if not number:
+            return only
+    return ast.List(list(values), ast.Load())
 
 
 def _before_varargs(

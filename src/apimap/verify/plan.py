@@ -8,6 +8,7 @@ their two sides are written.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -184,12 +185,16 @@ def _call_runs(
 ) -> list[RunSpec]:
     call = record.calls[index]
     path: Path = ("calls", index)
+    shared = _shared_names(call)
     try:
-        base = derive(record, call.torch)
-        portable = derive(record, call.torch, portable=True)
+        base = derive(record, call.torch, shared=shared)
     except CallError as exc:
         errors.append(((*path, "torch"), exc.detail, exc.line))
         return []
+    try:
+        portable = derive(record, call.torch, portable=True, shared=shared)
+    except CallError:  # paddle's own names cannot express it (two names go to one parameter)
+        portable = base
     outputs, explicit = _outputs(call, base.outputs)
 
     setup = (call.setup.torch, call.setup.paddle) if call.setup else None
@@ -229,17 +234,18 @@ def _call_runs(
             continue
         where: Path = ("alternatives", number, "paddle")
         try:
-            renamed = drop_in(record, call.torch, alternative.paddle)
+            renamed = drop_in(record, call.torch, alternative.paddle, shared)
         except CallError as exc:
             errors.append((where, exc.detail, exc.line))
             continue
         key = f"alternatives[{number}].{key_of(path)}"
         runs.append(run(renamed.torch, renamed.paddle, None, {}, key, where))
-    # the probes vary the portable form: what every paddle release takes
+    # the probes vary the portable form (what every paddle release takes) where there is one
+    can_port = portable is not base
     positional = positional_form(record, call.torch)
     if positional is not None:
         try:
-            naive = derive(record, positional, naive=True, portable=True)
+            naive = derive(record, positional, naive=True, portable=can_port)
         except CallError:
             pass
         else:
@@ -247,7 +253,7 @@ def _call_runs(
     arrays = probes.array_inputs(call.inputs)
     for kind, param, code in scalar_forms(record, call.torch, arrays):
         try:
-            variant = derive(record, code, portable=True)
+            variant = derive(record, code, portable=can_port)
         except CallError:
             continue
         runs.append(run(variant.torch, variant.paddle, f"{kind}:{param}", {}))
@@ -257,10 +263,25 @@ def _call_runs(
     for probe in probes.input_probes(len(arrays), shapes, random, values):
         runs.append(run(portable.torch, portable.paddle, probe.id, probe.transform))
     if index == 0:
-        runs += _parameter_runs(record, call.torch, run)
+        runs += _parameter_runs(record, call.torch, run, can_port)
         if record.api_type is ApiType.CLASS:
             runs += _module_runs(portable.torch, portable.paddle, run, random or not values)
     return runs
+
+
+def _shared_names(call: Call) -> frozenset[str]:
+    """What the call's setup binds on both sides, when the setup does not read the inputs
+    (then every run of the call, probes included, binds them the same way)."""
+    if call.setup is None:
+        return frozenset()
+    try:
+        trees = [parse_call(call.setup.torch), parse_call(call.setup.paddle)]
+    except CallError:
+        return frozenset()
+    used = {node.id for tree in trees for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    if used & set(call.inputs):
+        return frozenset()
+    return frozenset(assigned(trees[0])) & frozenset(assigned(trees[1]))
 
 
 def _compares_values(outputs: list[str], shape_only: dict[str, ShapeOnly]) -> bool:
@@ -268,19 +289,19 @@ def _compares_values(outputs: list[str], shape_only: dict[str, ShapeOnly]) -> bo
     return not outputs or any(name not in shape_only for name in outputs)
 
 
-def _parameter_runs(record: Record, code: str, run: Any) -> list[RunSpec]:
+def _parameter_runs(record: Record, code: str, run: Any, portable: bool) -> list[RunSpec]:
     """The first call with the parameters it leaves out passed by position up to each one,
     which takes another value than its default; and each such parameter set by keyword."""
     found: list[RunSpec] = []
     for param, variant_code in positional_forms(record, code):
         try:
-            naive = derive(record, variant_code, naive=True, portable=True)
+            naive = derive(record, variant_code, naive=True, portable=portable)
         except CallError:
             continue
         found.append(run(naive.torch, naive.paddle, f"positional:{param}", {}))
     for probe, variant_code in parameter_forms(record, code):
         try:
-            variant = derive(record, variant_code, portable=True)
+            variant = derive(record, variant_code, portable=portable)
         except CallError:
             continue
         found.append(run(variant.torch, variant.paddle, probe, {}))

@@ -40,6 +40,8 @@ class Job:
     id: int
     kind: str
     payload: dict[str, Any]
+    timeout: float | None = None
+    """Seconds the job may take (``None``: the pool's timeout)."""
 
 
 @dataclass
@@ -301,7 +303,7 @@ class WorkerPool:
             try:
                 if worker is None:
                     worker = self._start_worker()
-                result = worker.run(job, self.timeout)
+                result = worker.run(job, job.timeout or self.timeout)
                 if result.timed_out or result.crashed is not None:
                     worker.kill()
                     worker = None

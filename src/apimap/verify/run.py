@@ -229,6 +229,11 @@ class _Pools:
         self.run_seconds = min(RUN_SECONDS, timeout / 2)
         """Each run's own limit (Python code is interrupted; the job's timeout stops the rest)."""
 
+    def batch_timeout(self, runs: int) -> float:
+        """The seconds a job of ``runs`` runs may take: the timeout, or each run's own limit
+        for every run where that is longer (a batch of heavy runs is not a hang)."""
+        return max(self.timeout, runs * self.run_seconds)
+
     def start(self, names: set[str]) -> None:
         """Start the pools of ``names`` (in parallel); raise if one cannot start."""
         errors: list[Exception] = []
@@ -333,7 +338,9 @@ def _submit(
         for batch in item.batches:
             runs = [record_plan.runs[index] for index in batch]
             specs = [spec.spec("torch", seconds=pools.run_seconds) for spec in runs]
-            torch_future = torch.submit(Job(ids(), "runs", {"runs": specs}))
+            torch_future = torch.submit(
+                Job(ids(), "runs", {"runs": specs}, pools.batch_timeout(len(runs)))
+            )
             item.torch_runs.append(torch_future)
             for name in paddles:
                 target: Future[JobResult] = Future()
@@ -390,7 +397,9 @@ def _then_paddle(
             runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
             for index in wanted
         ]
-        future = paddle.submit(_paddle_job(ids(), specs, torch_result), urgent)
+        job = _paddle_job(ids(), specs, torch_result)
+        job.timeout = max(paddle.timeout, len(specs) * paddle_seconds)
+        future = paddle.submit(job, urgent)
         future.add_done_callback(lambda finished: _forward(finished, target, wanted, len(outcomes)))
 
     return submit

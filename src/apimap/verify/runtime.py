@@ -15,6 +15,7 @@ again, carry its weights once.
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import signal
@@ -26,7 +27,7 @@ from apimap.verify.sides import Side
 
 SEED = 0
 MAX_ERROR_CHARS = 240
-RUN_SECONDS = 20.0
+RUN_SECONDS = 30.0
 """A run that takes longer is interrupted (Python code only; the pool stops the rest)."""
 LAYER_HOOK = "__apimap_layer__"
 
@@ -130,6 +131,30 @@ REPORTS = {"state": "state_dict", "init": "init"}
 """Module probe -> the name its report is compared under."""
 
 
+class BuildCache:
+    """The objects a job's runs built from literal arguments, kept pristine, so that the
+    probes of a call copy the object the first run built instead of building it again: a
+    VGG takes seconds to build and its weights seconds to record, a copy a fraction of it."""
+
+    def __init__(self) -> None:
+        self.built: dict[tuple[Any, ...], tuple[Any, dict[str, Any] | None]] = {}
+        """Key -> (the object as built, with its weights copied in; what was recorded)."""
+
+    def get(self, key: tuple[Any, ...]) -> tuple[Any, dict[str, Any] | None] | None:
+        """A copy of the object built under ``key`` and what was recorded of it, if any."""
+        found = self.built.get(key)
+        if found is None:
+            return None
+        return copy.deepcopy(found[0]), found[1]
+
+    def put(self, key: tuple[Any, ...], layer: Any, recorded: dict[str, Any] | None) -> None:
+        """Keep a copy of ``layer`` (an object that cannot be copied is not kept)."""
+        try:
+            self.built[key] = (copy.deepcopy(layer), recorded)
+        except Exception:  # locks, handles, C state: such objects are built every time
+            return
+
+
 class _Layers:
     """The hook every construction of a class API goes through."""
 
@@ -140,8 +165,10 @@ class _Layers:
         torch_weights: dict[str, dict[str, Any]] | None,
         rename: str | None = None,
         module: str | None = None,
+        cache: BuildCache | None = None,
     ) -> None:
         self.side = side
+        self.cache = cache or BuildCache()
         self.store = store
         self.torch_weights = torch_weights
         self.rename = rename
@@ -155,13 +182,46 @@ class _Layers:
         self.evaluated = 0
 
     def __call__(self, layer: Any, index: int | str) -> Any:
+        self._weights(layer, str(index))
+        return self._use(layer, str(index))
+
+    def build(self, index: int, text: str, cls: Any, *args: Any, **kwargs: Any) -> Any:
+        """Build ``cls(*args, **kwargs)`` (its code is ``text``), or copy what this job built
+        from the same code with the same weights before."""
         key = str(index)
-        state = self.side.layer_state(layer)
-        if state:
+        cache_key = (text, key, self.module == "init", self._weight_labels(key))
+        found = self.cache.get(cache_key)
+        if found is not None:
+            layer, recorded = found
+            if recorded is not None:
+                self.recorded[key] = recorded
+            return self._use(layer, key)
+        layer = cls(*args, **kwargs)
+        self._weights(layer, key)
+        self.cache.put(cache_key, layer, self.recorded.get(key))
+        return self._use(layer, key)
+
+    def _weight_labels(self, key: str) -> tuple[str, ...]:
+        """The torch weights a paddle object of ``key`` gets (none on the torch side)."""
+        if self.torch_weights is None or self.module == "init":
+            return ()
+        recorded = self.torch_weights.get(key) or {}
+        tensors = recorded.get("tensors", {})
+        return tuple(sorted(f"{name}={item.get('blob')}" for name, item in tensors.items()))
+
+    def _use(self, layer: Any, key: str) -> Any:
+        """What every run does with an object it built: note it, and switch it to eval mode
+        for the eval probe."""
+        if self.side.layer_state(layer):
             self.built.append((key, layer))
         if self.module == "eval" and self.side.is_layer(layer):
             layer.eval()
             self.evaluated += 1
+        return layer
+
+    def _weights(self, layer: Any, key: str) -> None:
+        """Record the object's weights (torch side) or copy torch's into it (paddle side)."""
+        state = self.side.layer_state(layer)
         if self.torch_weights is None:
             if state:
                 size = sum(int(self.side.np.prod(tuple(tensor.shape))) for tensor in state.values())
@@ -189,7 +249,6 @@ class _Layers:
                 raise RuntimeError(
                     "无法复制权重 (cannot copy the weights)：" + "；".join(self.problems)
                 )
-        return layer
 
     def report(self) -> dict[str, Any] | None:
         """The module probe's report on the objects built (``None``: nothing to report on):
@@ -257,9 +316,12 @@ def import_home(api: str) -> str | None:
     return None
 
 
-def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
+def run(
+    spec: dict[str, Any], side: Side, store: WeightStore, cache: BuildCache | None = None
+) -> dict[str, Any]:
     """Run ``spec`` (code, inputs, outputs, probe, torch weights) and encode the results;
-    ``store`` holds the job's weights (recorded on the torch side, read on the paddle side)."""
+    ``store`` holds the job's weights (recorded on the torch side, read on the paddle side),
+    ``cache`` the objects the job built before."""
     found, failure = _evaluate_inputs(spec.get("inputs") or {}, side)
     if failure is not None:
         return failure
@@ -284,7 +346,7 @@ def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
     for name, value in found.items():
         is_array = isinstance(value, side.np.ndarray)
         namespace[name] = side.tensor(value, made_as.get(name)) if is_array else value
-    layers = _Layers(side, store, spec.get("weights"), spec.get("rename_weights"), module)
+    layers = _Layers(side, store, spec.get("weights"), spec.get("rename_weights"), module, cache)
     namespace[LAYER_HOOK] = layers
     namespace["__name__"] = "__apimap_run__"
     filename = f"<{side.name}>"
@@ -329,4 +391,6 @@ def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
             results[name] = values.encode(namespace[name], side)
         except (values.TooLarge, RecursionError) as exc:
             return {"ok": False, "stage": "outputs", "error": f"`{name}`：{exc}"}
+        except Exception as exc:  # a result the library itself cannot read (broken memory)
+            return {"ok": False, "stage": "outputs", "error": f"`{name}`：{error_text(exc)}"}
     return {"ok": True, "values": results, "missing": missing, "weights": layers.recorded}

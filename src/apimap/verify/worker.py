@@ -44,7 +44,8 @@ def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
         result = apis.check(payload)
     elif kind == "runs":
         store = runtime.WeightStore(payload.get("blobs"))
-        result = {"runs": [runtime.run(spec, side, store) for spec in payload["runs"]]}
+        cache = runtime.BuildCache()
+        result = {"runs": [runtime.run(spec, side, store, cache) for spec in payload["runs"]]}
         made = store.made
         if made:
             result["blobs"] = made
