@@ -7,30 +7,57 @@ PY := $(VENV)/bin/python
 CORE_STAMP := $(VENV)/.installed-core
 VERIFY_STAMP := $(VENV)/.installed-verify
 VISION_STAMP := $(VISION_VENV)/.installed
+# Every environment installs from its lock in locks/ (exact versions and file hashes, written
+# by `make lock`): first pip and setuptools (tools.txt), then the environment's lock in
+# hash-checking mode, then apimap itself (editable, built with the locked setuptools). A
+# stamp is older than its lock after a lock change, and the environment is made anew.
+TOOLS_LOCK := locks/tools.txt
+MAIN_LOCK := locks/main.txt
+VERIFY_LOCK := locks/verify.txt
+VISION_LOCK := locks/vision.txt
+LOCKED_STAMP := $(VENV)/.installed-locked
+VISION_LOCKED_STAMP := $(VISION_VENV)/.installed-locked
+PIP_LOCKED := -m pip install -q --require-hashes --no-build-isolation -r
+PIP_APIMAP := -m pip install -q --no-deps --no-build-isolation -e .
 
-.PHONY: main test lint pytest fuzz verify verify-all matrix bench bench-site bench-verify bench-startup bench-scan bench-lines precision
+.PHONY: main test lint pytest fuzz verify verify-all matrix lock bench bench-site bench-verify bench-startup bench-scan bench-lines bench-install precision
 
 # Main environment, first the part `make main` needs: apimap, the site toolchain, the
-# browser driver and the dev tools. No torch, no paddle.
-$(CORE_STAMP): pyproject.toml
-	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,site,browser]'
+# browser driver and the dev tools. No torch, no paddle. It is made anew when verify.txt
+# changes too: the verification layer goes on top of it, and a package verify.txt no longer
+# names must go as well.
+$(LOCKED_STAMP): $(TOOLS_LOCK) $(MAIN_LOCK) $(VERIFY_LOCK)
+	python3 -m venv --clear $(VENV)
+	$(PY) $(PIP_LOCKED) $(TOOLS_LOCK)
+	$(PY) $(PIP_LOCKED) $(MAIN_LOCK)
+	touch $(LOCKED_STAMP)
+
+$(CORE_STAMP): $(LOCKED_STAMP) pyproject.toml
+	$(PY) $(PIP_APIMAP)
 	touch $(CORE_STAMP)
 
-# Then what verification needs: torch 2.13.0 (CPU; `pip install torch==2.13.0` takes this
-# machine's local CPU wheel, so it is installed first and the extra reuses it) and paddle 3.3.1.
-$(VERIFY_STAMP): $(CORE_STAMP)
-	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[verify]'
+# Then what verification needs: torch 2.13.0+cpu, the CPU build (this machine's local file;
+# hosted CI adds PyTorch's CPU index), and paddle 3.3.1.
+$(VERIFY_STAMP): $(CORE_STAMP) $(VERIFY_LOCK)
+	$(PY) $(PIP_LOCKED) $(VERIFY_LOCK)
 	touch $(VERIFY_STAMP)
 
 # torchvision environment: torchvision 0.29.1 needs torch 2.14.1 (see README).
-$(VISION_STAMP): pyproject.toml
-	python3 -m venv $(VISION_VENV)
-	$(VISION_VENV)/bin/python -m pip install -q --upgrade pip
-	$(VISION_VENV)/bin/python -m pip install -q -e '.[vision]'
+$(VISION_LOCKED_STAMP): $(TOOLS_LOCK) $(VISION_LOCK)
+	python3 -m venv --clear $(VISION_VENV)
+	$(VISION_VENV)/bin/python $(PIP_LOCKED) $(TOOLS_LOCK)
+	$(VISION_VENV)/bin/python $(PIP_LOCKED) $(VISION_LOCK)
+	touch $(VISION_LOCKED_STAMP)
+
+$(VISION_STAMP): $(VISION_LOCKED_STAMP) pyproject.toml
+	$(VISION_VENV)/bin/python $(PIP_APIMAP)
 	touch $(VISION_STAMP)
+
+# Regenerate every lock from pyproject.toml's ranges and src/apimap/record/pins.py (the newest versions
+# they allow; the older paddle releases' locks included). Review `git diff locks/`, run
+# `make test` (it reinstalls from the new locks) and commit them.
+lock: $(CORE_STAMP)
+	$(PY) -m apimap.contrib.lockgen
 
 # Check every record and build the site; needs neither torch nor paddle.
 main: $(CORE_STAMP)
@@ -84,6 +111,11 @@ bench-scan: $(CORE_STAMP)
 
 bench-lines: $(CORE_STAMP)
 	$(PY) bench/bench_lines.py
+
+# Fresh installs of the main environment from the ranges and from the locks, side by side, and
+# whether two lock installs hold the same files.
+bench-install: $(CORE_STAMP)
+	$(PY) bench/bench_install.py 2
 
 # Validator precision and recall on the legacy pages of the development set (../shared): import,
 # check, join with the judged list bench/precision/judged.tsv. See bench/precision/README.md.

@@ -1,9 +1,11 @@
 """The CI files run what the README promises, and every step they run is valid.
 
-The hosted workflow cannot run here (no runner, no network for actions); this checks what
+The hosted workflows cannot run here (no runner, no network for actions); this checks what
 can be checked offline: every ``apimap`` command line parses with the real argument
-parser, every extra a ``pip install`` names exists, every ``make`` target exists, and the
-local CI entry point runs the README's test command.
+parser, every extra a ``pip install`` names exists, every ``make`` target exists, the
+local CI entry point runs the README's test command, every environment the Makefile and the
+CI jobs make installs from its locks (the recipes and steps parsed), and the weekly job
+installs the newest versions the ranges allow instead.
 """
 
 from __future__ import annotations
@@ -12,29 +14,43 @@ import re
 import shlex
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from apimap.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
+WORKFLOWS = ROOT / ".github" / "workflows"
+WORKFLOW = WORKFLOWS / "ci.yml"
+UPCOMING = WORKFLOWS / "upcoming.yml"
 
 
-def _steps() -> list[str]:
-    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+def _workflow(path: Path) -> dict[Any, Any]:
+    loaded: dict[Any, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _steps(paths: list[Path] | None = None) -> list[str]:
+    """The ``run`` scripts of every step of the workflows (all of them by default)."""
     return [
         step["run"]
-        for job in workflow["jobs"].values()
+        for path in paths or sorted(WORKFLOWS.glob("*.yml"))
+        for job in _workflow(path)["jobs"].values()
         for step in job["steps"]
         if isinstance(step.get("run"), str)
     ]
 
 
-def _commands(program: str) -> list[list[str]]:
-    """Every invocation of ``program`` in the workflow's steps, as argument lists."""
+def _commands(program: str, paths: list[Path] | None = None) -> list[list[str]]:
+    """Every invocation of ``program`` in the workflows' steps, as argument lists."""
+    return _invocations(program, _steps(paths))
+
+
+def _invocations(program: str, scripts: list[str]) -> list[list[str]]:
+    """Every invocation of ``program`` (by name or path) in ``scripts``, as argument lists."""
     found = []
-    for script in _steps():
+    for script in scripts:
         for line in script.replace("\\\n", " ").splitlines():
             lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
             lexer.whitespace_split = True
@@ -43,8 +59,9 @@ def _commands(program: str) -> list[list[str]]:
                 if set(word) <= set("|<>&;"):
                     break
                 words.append(word)
-            if program in words:
-                found.append(words[words.index(program) + 1 :])
+            named = [index for index, word in enumerate(words) if Path(word).name == program]
+            if named:
+                found.append(words[named[0] + 1 :])
     return found
 
 
@@ -78,3 +95,115 @@ def test_the_local_ci_runs_the_readme_test_command() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     targets = set(re.findall(r"^([\w-]+):", makefile, flags=re.MULTILINE))
     assert {"main", "test", "lint", "pytest", "verify", "matrix"} <= targets
+
+
+# --- environments install from the locks ---------------------------------------------------
+
+MAKEFILE = ROOT / "Makefile"
+LOCKED_INSTALL = "-m pip install -q --require-hashes --no-build-isolation -r"
+APIMAP_INSTALL = "-m pip install -q --no-deps --no-build-isolation -e ."
+
+
+def _make_rules() -> dict[str, tuple[list[str], list[str]]]:
+    """Target -> (prerequisites, recipe lines) of the Makefile, variables expanded."""
+    variables: dict[str, str] = {}
+
+    def expand(text: str) -> str:
+        while (match := re.search(r"\$\((\w+)\)", text)) and match.group(1) in variables:
+            text = text[: match.start()] + variables[match.group(1)] + text[match.end() :]
+        return text
+
+    rules: dict[str, tuple[list[str], list[str]]] = {}
+    current: list[str] | None = None
+    for line in MAKEFILE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("\t") and current is not None:
+            current.append(expand(line.strip()))
+        elif assignment := re.match(r"^(\w+)\s*[:?]?=\s*(.*)$", line):
+            variables[assignment.group(1)] = expand(assignment.group(2))
+            current = None
+        elif rule := re.match(r"^([^\s#][^:=]*):(?!=)(.*)$", line):
+            current = []
+            rules[expand(rule.group(1)).strip()] = (expand(rule.group(2)).split(), current)
+        elif not line.strip():
+            current = None
+    return rules
+
+
+def _made(rules: dict[str, tuple[list[str], list[str]]], target: str) -> list[str]:
+    """The targets making ``target`` in a fresh checkout makes, prerequisites first."""
+    prerequisites = rules.get(target, ([], []))[0]
+    made = [inner for before in prerequisites for inner in _made(rules, before)]
+    return [*dict.fromkeys([*made, target])] if target in rules else made
+
+
+def _python(venv: str, arguments: str) -> str:
+    return f"{venv}/bin/python {arguments}"
+
+
+ENVIRONMENT_TARGETS = {
+    # stamp target -> (venv, the locks it installs, in order, and whether apimap comes before
+    # the last lock: the verification layer goes on top of the main environment)
+    ".venv/.installed-core": (".venv", ["locks/tools.txt", "locks/main.txt"], False),
+    ".venv/.installed-verify": (
+        ".venv",
+        ["locks/tools.txt", "locks/main.txt", "locks/verify.txt"],
+        True,
+    ),
+    ".venv-vision/.installed": (".venv-vision", ["locks/tools.txt", "locks/vision.txt"], False),
+}
+
+
+def test_every_make_environment_installs_from_its_locks() -> None:
+    rules = _make_rules()
+    for target, (venv, locks, layered) in ENVIRONMENT_TARGETS.items():
+        made = _made(rules, target)
+        steps = [
+            step for rule in made for step in rules[rule][1] if " pip " in step or " venv " in step
+        ]
+        installs = [_python(venv, f"{LOCKED_INSTALL} {lock}") for lock in locks]
+        apimap = _python(venv, APIMAP_INSTALL)
+        expected = [f"python3 -m venv --clear {venv}"]
+        expected += [*installs[:-1], apimap, installs[-1]] if layered else [*installs, apimap]
+        assert steps == expected, target
+        # a lock change remakes the environment: every lock is a prerequisite on the way
+        prerequisites = {prerequisite for rule in made for prerequisite in rules[rule][0]}
+        assert set(locks) <= prerequisites, target
+        if venv == ".venv":  # the verification layer's lock remakes the main environment too
+            assert "locks/verify.txt" in rules[".venv/.installed-locked"][0]
+        assert "pyproject.toml" in prerequisites
+    every_pip = [step for _, recipe in rules.values() for step in recipe if " pip " in step]
+    assert every_pip and all(LOCKED_INSTALL in step or APIMAP_INSTALL in step for step in every_pip)
+
+
+def test_every_ci_job_installs_from_the_locks() -> None:
+    rules = _make_rules()
+    workflow = _workflow(WORKFLOW)
+    header = (ROOT / "locks" / "main.txt").read_text(encoding="utf-8")
+    for name, job in workflow["jobs"].items():
+        scripts = [step["run"] for step in job["steps"] if isinstance(step.get("run"), str)]
+        assert not any("pip install" in script for script in scripts), name
+        made = [words[0] for words in _invocations("make", scripts)]
+        assert made and made[0] in ENVIRONMENT_TARGETS and set(made) <= set(rules), name
+        setup = next(
+            step["with"] for step in job["steps"] if "setup-python" in step.get("uses", "")
+        )
+        assert f"CPython {setup['python-version']} on linux x86_64" in header, name
+        assert setup["cache-dependency-path"] == "locks/*.txt", name
+        torch = any(ENVIRONMENT_TARGETS[target][1][-1] == "locks/verify.txt" for target in made)
+        index = job.get("env", {}).get("PIP_EXTRA_INDEX_URL")
+        assert index == ("https://download.pytorch.org/whl/cpu" if torch else None), name
+
+
+def test_the_weekly_job_installs_the_newest_allowed_versions_and_runs_the_tests() -> None:
+    workflow = _workflow(UPCOMING)
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert re.fullmatch(r"\d+ \d+ \* \* \d", triggers["schedule"][0]["cron"])  # weekly
+    pips = [words for words in _commands("pip", [UPCOMING]) if words[0] == "install"]
+    cpu = "https://download.pytorch.org/whl/cpu"
+    assert ["install", "torch==2.13.0", "--index-url", cpu] in pips
+    newest = ["install", "--upgrade", "--upgrade-strategy", "eager"]
+    assert [*newest, "-e", ".[dev,site,browser,verify]"] in pips  # what verify.txt locks
+    assert not any("--require-hashes" in words for words in pips)
+    for tool in ("pytest", "mypy", "ruff"):
+        assert _commands(tool, [UPCOMING]), tool
+    assert ["doctor"] in _commands("apimap", [UPCOMING])

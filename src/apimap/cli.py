@@ -93,6 +93,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "configure_serve",
         "本地预览，改动后自动重新构建 (preview and rebuild)",
     ),
+    "doctor": (
+        "apimap.verify.doctor",
+        "configure",
+        "版本与各环境是否符合固定版本和锁文件 (versions; environments against pins and locks)",
+    ),
 }
 """Subcommand -> (module, function that adds its arguments, help)."""
 

@@ -57,7 +57,7 @@ def _record_steps(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     def run(step: list[str], **kwargs: object) -> object:
         steps.append(step)
         if step[1:3] == ["-m", "venv"]:
-            Path(step[-1]).mkdir(parents=True)
+            Path(step[-1]).mkdir(parents=True, exist_ok=True)
         return environments_module.subprocess.CompletedProcess(step, 0, "", "")
 
     monkeypatch.setattr(environments_module.subprocess, "run", run)
@@ -68,9 +68,76 @@ def _pip(folder: Path) -> list[str]:
     return [str(folder / "bin" / "python"), "-m", "pip", "install", "-q"]
 
 
-def test_a_release_environment_gets_paddle_and_the_dataset_packages(
+def _checkout(root: Path, *versions: str) -> Path:
+    """A checkout at ``root`` with the tools lock and a lock for each of ``versions``."""
+    (root / "locks").mkdir(parents=True)
+    (root / "locks" / "tools.txt").write_text("pip==26.3 --hash=sha256:aa\n", encoding="utf-8")
+    for version in versions:
+        (root / "locks" / f"paddle-{version}.txt").write_text(
+            f"paddlepaddle=={version} --hash=sha256:bb\n", encoding="utf-8"
+        )
+    return root
+
+
+def _locked(folder: Path, lock: Path) -> list[str]:
+    return [
+        str(folder / "bin" / "python"),
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--require-hashes",
+        "--no-build-isolation",
+        "-r",
+        str(lock),
+    ]
+
+
+def test_a_release_environment_installs_the_tools_then_its_lock(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setattr(environments_module, "CHECKOUT", tmp_path / "elsewhere")
+    locks = _checkout(tmp_path, "3.0.0") / "locks"
+    steps = _record_steps(monkeypatch)
+    environments_module.create_release_environment("3.0.0", tmp_path)
+    folder = tmp_path / ".venv-paddle-3.0.0"
+    assert steps == [
+        [sys.executable, "-m", "venv", "--clear", str(folder)],
+        _locked(folder, locks / "tools.txt"),
+        _locked(folder, locks / "paddle-3.0.0.txt"),
+    ]
+    assert (folder / ".installed").read_text(encoding="utf-8") == (
+        "pip==26.3 --hash=sha256:aa\npaddlepaddle==3.0.0 --hash=sha256:bb\n"
+    )
+    steps.clear()
+    environments_module.create_release_environment("3.0.0", tmp_path)
+    assert steps == []
+    # a lock change makes the environment anew, so that it holds exactly the new lock
+    (locks / "paddle-3.0.0.txt").write_text("paddlepaddle==3.0.0 --hash=sha256:cc\n", "utf-8")
+    environments_module.create_release_environment("3.0.0", tmp_path)
+    assert steps[0] == [sys.executable, "-m", "venv", "--clear", str(folder)]
+    assert "sha256:cc" in (folder / ".installed").read_text(encoding="utf-8")
+
+
+def test_the_locks_of_the_checkout_apimap_runs_from_serve_another_working_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    checkout = _checkout(tmp_path / "checkout", "3.1.1")
+    monkeypatch.setattr(environments_module, "CHECKOUT", checkout)
+    steps = _record_steps(monkeypatch)
+    environments_module.create_release_environment("3.1.1", tmp_path)
+    folder = tmp_path / ".venv-paddle-3.1.1"
+    assert steps[1:] == [
+        _locked(folder, checkout / "locks" / "tools.txt"),
+        _locked(folder, checkout / "locks" / "paddle-3.1.1.txt"),
+    ]
+
+
+def test_outside_a_checkout_a_release_environment_gets_the_plain_pins(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(environments_module, "CHECKOUT", tmp_path / "site-packages")
+    _checkout(tmp_path, "3.1.1")  # a lock of another release does not serve 3.0.0
     steps = _record_steps(monkeypatch)
     environments_module.create_release_environment("3.0.0", tmp_path)
     folder = tmp_path / ".venv-paddle-3.0.0"
@@ -81,19 +148,20 @@ def test_a_release_environment_gets_paddle_and_the_dataset_packages(
     assert (folder / ".installed").read_text(encoding="utf-8") == (
         "paddlepaddle==3.0.0\nscipy==1.17.1\n"
     )
-    steps.clear()
-    environments_module.create_release_environment("3.0.0", tmp_path)
-    assert steps == []
 
 
-def test_an_environment_made_before_a_package_was_pinned_gets_only_an_install(
+def test_an_environment_made_before_the_locks_is_made_anew(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setattr(environments_module, "CHECKOUT", tmp_path / "elsewhere")
+    locks = _checkout(tmp_path, "3.1.1") / "locks"
     folder = tmp_path / ".venv-paddle-3.1.1"
     folder.mkdir()
-    (folder / ".installed").write_text("paddlepaddle==3.1.1\n", encoding="utf-8")
+    (folder / ".installed").write_text("paddlepaddle==3.1.1\nscipy==1.17.1\n", encoding="utf-8")
     steps = _record_steps(monkeypatch)
     environments_module.create_release_environment("3.1.1", tmp_path)
     assert steps == [
-        [*_pip(folder), "paddlepaddle==3.1.1", "scipy==1.17.1"]
+        [sys.executable, "-m", "venv", "--clear", str(folder)],
+        _locked(folder, locks / "tools.txt"),
+        _locked(folder, locks / "paddle-3.1.1.txt"),
     ]

@@ -6,7 +6,7 @@
   share an environment with the pinned torch 2.13.0;
 * the paddle side of every record: paddle 3.3.1 in the main environment;
 * for ``apimap verify --matrix``, each older paddle release in ``.venv-paddle-<version>``
-  (paddle and NumPy only), created on first use and kept.
+  (paddle and NumPy only), created on first use from ``locks/paddle-<version>.txt`` and kept.
 
 Workers import only their side's library, so the torchvision environment needs no paddle and
 the paddle release environments need no torch; the worker code comes from this checkout
@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from apimap.files.locks import TOOLS_LOCK, lock_path, release_lock_name
 from apimap.record.pins import (
     DATASET_PINS,
     PADDLE_RELEASES,
@@ -124,30 +125,50 @@ class EnvironmentSetupError(RuntimeError):
 
 
 def release_requirements(version: str) -> list[str]:
-    """What ``.venv-paddle-<version>`` holds: that paddle and the :data:`DATASET_PINS`."""
+    """What ``.venv-paddle-<version>`` holds: that paddle and the :data:`DATASET_PINS`
+    (``locks/paddle-<version>.txt`` pins them and what they need)."""
     pins = (f"{name}=={pinned}" for name, pinned in sorted(DATASET_PINS.items()))
     return [f"paddlepaddle=={version}", *pins]
 
 
+LOCKED_INSTALL = ["install", "-q", "--require-hashes", "--no-build-isolation", "-r"]
+"""pip's arguments before a lock file (the Makefile installs its environments so too)."""
+
+
+def release_locks(version: str, root: Path | None = None) -> tuple[Path, Path] | None:
+    """The tools lock and ``locks/paddle-<version>.txt`` of the checkout in ``root`` (the
+    working directory) or of the one apimap runs from; ``None`` outside a checkout (apimap
+    installed as a library)."""
+    for base in (root or Path.cwd(), CHECKOUT):
+        tools, lock = lock_path(base, TOOLS_LOCK), lock_path(base, release_lock_name(version))
+        if tools.is_file() and lock.is_file():
+            return tools, lock
+    return None
+
+
 def create_release_environment(version: str, root: Path | None = None) -> Environment:
-    """Create ``.venv-paddle-<version>`` with :func:`release_requirements` (and the NumPy
-    paddle brings) unless it holds them already: its ``.installed`` marker lists what was
-    installed, and an environment made with a shorter list gets the rest installed.
+    """Create ``.venv-paddle-<version>`` from its :func:`release_locks` (outside a checkout:
+    from :func:`release_requirements`) unless its ``.installed`` marker says it holds them
+    already; after a lock change it is made anew, so that it holds exactly the lock.
     Progress goes to stderr. Raises :class:`EnvironmentSetupError`."""
     folder = release_folder(version, root)
     python = folder / "bin" / "python"
     marker = folder / ".installed"
-    requirements = release_requirements(version)
-    wanted = "".join(f"{line}\n" for line in requirements)
+    locks = release_locks(version, root)
+    if locks is not None:
+        installs = [[*LOCKED_INSTALL, str(lock)] for lock in locks]
+        wanted = "".join(lock.read_text(encoding="utf-8") for lock in locks)
+        shown = str(locks[1].relative_to(locks[1].parents[1]))
+    else:
+        requirements = release_requirements(version)
+        installs = [["install", "-q", *requirements]]
+        wanted = "".join(f"{requirement}\n" for requirement in requirements)
+        shown = " ".join(requirements)
     installed = marker.read_text(encoding="utf-8") if marker.is_file() else None
     if installed != wanted:
-        print(f"创建 (creating) {folder.name}：{' '.join(requirements)}", file=sys.stderr)
-        steps = (
-            []
-            if installed is not None
-            else [[sys.executable, "-m", "venv", "--clear", str(folder)]]
-        )
-        steps.append([str(python), "-m", "pip", "install", "-q", *requirements])
+        print(f"创建 (creating) {folder.name}：{shown}", file=sys.stderr)
+        steps = [[sys.executable, "-m", "venv", "--clear", str(folder)]]
+        steps += [[str(python), "-m", "pip", *install] for install in installs]
         for step in steps:
             done = subprocess.run(step, capture_output=True, text=True, check=False)
             if done.returncode != 0:
