@@ -236,3 +236,21 @@ def test_the_cycle_finder_finds_cycles(
     edges: dict[str, set[str]], expected: list[list[str]]
 ) -> None:
     assert sorted(_cycles(edges)) == expected
+
+
+def test_a_worker_imports_without_the_record_tools() -> None:
+    """An older paddle release's environment holds paddle and NumPy only: the worker must not
+    import PyYAML, pydantic or Jinja, even through a rule package it reads a code from."""
+    import subprocess
+    import sys
+
+    blocked = (
+        "import sys\nfor name in ('yaml', 'pydantic', 'jinja2'):\n    sys.modules[name] = None\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", blocked + "import apimap.verify.worker"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr

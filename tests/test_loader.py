@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from apimap.files import loader
-from apimap.files.loader import LoadProblemKind as Kind
+from apimap.files.problems import LoadProblemKind as Kind
 from apimap.record.location import Loc
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,7 @@ from apimap.files import canonical, loader
 from apimap.files.atomic import write_atomically
 from apimap.files.canonical import NotFormattable, format_text
 from apimap.files.emit import inline_scalar, render
-from apimap.files.loader import LoadProblemKind
+from apimap.files.problems import LoadProblemKind
 from apimap.files.yamlcomments import Comments
 
 ROOT = Path(__file__).resolve().parents[2]

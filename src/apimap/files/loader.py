@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property
 from typing import Any
 
@@ -41,6 +40,7 @@ from yaml.events import (
 )
 from yaml.nodes import ScalarNode, SequenceNode
 
+from apimap.files.problems import LoadProblemKind
 from apimap.record.location import Loc, Path
 from apimap.record.textchars import REFUSED_CHARACTERS
 
@@ -75,28 +75,6 @@ class _Parser(CParser):
 
     def ascend_resolver(self) -> None:
         return None
-
-
-class LoadProblemKind(Enum):
-    """What kept a file from being read as data. The checker reports each kind as the rule
-    whose package names it (``Rule.reports``); the rule says code, title, hint and severity."""
-
-    ENCODING = "encoding"
-    """Not UTF-8 text, or NUL, control or line-break characters."""
-    SYNTAX = "syntax"
-    """Not valid YAML."""
-    DUPLICATE_KEY = "duplicate_key"
-    """A mapping with the same key twice."""
-    TAG = "tag"
-    """A tag, an anchor or alias, or a complex key."""
-    TOO_LARGE = "too_large"
-    """Too many bytes, or nested too deeply."""
-    EMPTY = "empty"
-    """No document at all."""
-    BOM = "bom"
-    """A UTF-8 byte order mark (the text is still read)."""
-    NOT_MAPPING = "not_mapping"
-    """The document is not a mapping."""
 
 
 @dataclass(frozen=True)

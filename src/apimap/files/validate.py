@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from apimap.files.loader import Document
+from apimap.files.problems import SchemaProblemKind
 from apimap.record.location import Loc, Path
 from apimap.record.model import Record
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "True", "False"}
-
-
-class SchemaProblemKind(Enum):
-    """How data breaks the record model. The checker reports each kind as the rule whose
-    package names it (``Rule.reports``)."""
-
-    UNKNOWN_FIELD = "unknown_field"
-    MISSING_FIELD = "missing_field"
-    WRONG_VALUE = "wrong_value"
 
 
 @dataclass(frozen=True)

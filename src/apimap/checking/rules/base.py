@@ -14,8 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from apimap.checking.diagnostics import Severity
-from apimap.files.loader import LoadProblemKind
-from apimap.files.validate import SchemaProblemKind
+from apimap.files.problems import LoadProblemKind, SchemaProblemKind
 from apimap.record.location import Loc
 from apimap.record.location import Path as DataPath
 

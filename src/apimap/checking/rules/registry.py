@@ -14,8 +14,7 @@ from pathlib import Path
 
 from apimap.checking.rules import catalog
 from apimap.checking.rules.base import FileProblemKind, Rule, Scope
-from apimap.files.loader import LoadProblemKind
-from apimap.files.validate import SchemaProblemKind
+from apimap.files.problems import LoadProblemKind, SchemaProblemKind
 
 
 def _discover() -> tuple[list[Rule], dict[str, Path]]:

@@ -2,7 +2,7 @@
 
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
-from apimap.files.loader import LoadProblemKind
+from apimap.files.problems import LoadProblemKind
 
 RULE = Rule(
     "AM008",

@@ -2,7 +2,7 @@
 
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
-from apimap.files.validate import SchemaProblemKind
+from apimap.files.problems import SchemaProblemKind
 
 RULE = Rule(
     "AM102",
