@@ -88,7 +88,7 @@ def test_sentences_say_what_to_write_without_tool_output() -> None:
     assert sentences(CAT, old) == [
         "本页的映射在这些版本上属于「仅参数名不一致」。",
         "不接受 PyTorch 的参数名 `tensors`、`dim`，要写作 `x`、`axis`。",
-        "`paddle.concat` 没有参数 `out`，不能使用它们。",
+        "`paddle.concat` 没有参数 `out`，这些版本上不能传入。",
         "改动最少的写法：使用 `paddle.concat`，参数按上表改写。",
     ]
     assert sentences(CAT, new)[0] == (

@@ -22,6 +22,7 @@ from enum import IntEnum
 
 from apimap.files.stamps import NOT_RUN, OK, ProbeOutcome, Release, Stamp
 from apimap.record import derived, phrases, wording
+from apimap.record.calls import CallError, derive
 from apimap.record.categories import Category, RowKind, computed_category
 from apimap.record.model import Record
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
@@ -117,11 +118,32 @@ def _runs_ok(release: Release, keys: list[str]) -> bool:
     return bool(keys) and all(release.runs.get(key) == OK for key in keys)
 
 
-def _call_keys(record: Record, release: Release, portable: bool) -> list[str]:
+def _passes_missing(record: Record, index: int, missing: tuple[str, ...]) -> bool:
+    """Whether call ``index`` passes a paddle parameter the release lacks (its failure there
+    is the missing parameter's, which the guidance says)."""
+    if not missing:
+        return False
+    try:
+        passed = derive(record, record.calls[index].torch, portable=True).passed
+    except CallError:
+        return False
+    for name in passed:
+        row = derived.row_for(record, name)
+        targets = derived.paddle_names(row) if row is not None else [name]
+        if any(record.paddle_accepts.get(t, t) in missing for t in targets):
+            return True
+    return False
+
+
+def _call_keys(
+    record: Record, release: Release, portable: bool, missing: tuple[str, ...] = ()
+) -> list[str]:
     """The runs of the record's calls in one form (a call whose two forms are the same code
-    has the plain key only)."""
+    has the plain key only), but for calls that pass a parameter the release lacks."""
     keys = []
     for index in range(len(record.calls)):
+        if _passes_missing(record, index, missing):
+            continue
         plain = f"calls[{index}]"
         both = f"{plain}:{PORTABLE}"
         keys.append(both if portable and both in release.runs else plain)
@@ -165,7 +187,7 @@ def _missing_params(record: Record, release: Release) -> tuple[str, ...]:
     return tuple(p.spelled for p in signature.params if p.spelled not in there)
 
 
-def _ways(record: Record, release: Release) -> tuple[Way, ...]:
+def _ways(record: Record, release: Release, missing: tuple[str, ...]) -> tuple[Way, ...]:
     ways: list[Way] = []
     for index, alternative in enumerate(record.alternatives):
         if not release.names.get(alternative.paddle, False):
@@ -174,8 +196,8 @@ def _ways(record: Record, release: Release) -> tuple[Way, ...]:
             kind = WayKind.REWRITE if alternative.cases else WayKind.DROP_IN
             ways.append(Way(kind, alternative.paddle, index))
     if record.paddle_api is not None and release.api and record.calls:
-        accepting = _call_keys(record, release, portable=False)
-        portable = _call_keys(record, release, portable=True)
+        accepting = _call_keys(record, release, portable=False, missing=missing)
+        portable = _call_keys(record, release, portable=True, missing=missing)
         if accepting != portable and _runs_ok(release, accepting):
             ways.append(Way(WayKind.ACCEPTING, record.paddle_api))
         if _runs_ok(release, portable):
@@ -216,8 +238,13 @@ def guidance(record: Record, release: Release | None, version: str) -> Guidance:
     )
     missing = _missing_params(record, release) if api else ()
     explained = not api or bool(missing)
+    broken = {key.rsplit(":", 1)[0] for key, outcome in release.runs.items() if outcome != OK}
     probes = tuple(
-        sorted((key.split("@", 1)[0], _probe_outcome(o)) for key, o in release.probes.items())
+        sorted(
+            (key.split("@", 1)[0], _probe_outcome(o))
+            for key, o in release.probes.items()
+            if key.split("@", 1)[1] not in broken  # the call itself fails there: said above
+        )
     )
     return Guidance(
         measured=True,
@@ -227,7 +254,7 @@ def guidance(record: Record, release: Release | None, version: str) -> Guidance:
         missing_params=missing,
         failing=_failing(record, release, explained),
         probes=tuple(dict.fromkeys(probes)),
-        ways=_ways(record, release),
+        ways=_ways(record, release, missing),
     )
 
 
