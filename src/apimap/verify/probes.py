@@ -36,7 +36,7 @@ note listing the probe, or an ``accepted`` entry with a reason.
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from apimap.record import derived
@@ -72,8 +72,8 @@ class ProbeKind:
 
 
 SCALE_FREE = frozenset({"edge:large", "edge:small"})
-"""Probes whose values are far from 1: results agree relative to their size (``rtol``
-:data:`EDGE_RTOL`), with no absolute tolerance, which would hide every tiny value."""
+"""Probes whose values are far from 1: results agree within ``rtol`` :data:`EDGE_RTOL` of
+the result's own size, not within a fixed ``atol``, which would hide every tiny value."""
 EDGE_RTOL = 1e-3
 
 
@@ -82,10 +82,9 @@ def tolerance_for(probe: str, tolerance: Tolerance) -> Tolerance:
     infinities as one broken value, and the scale-free ones compare relative to size."""
     if not probe.startswith("edge:"):
         return tolerance
-    rtol, atol = tolerance.rtol, tolerance.atol
-    if probe in SCALE_FREE:
-        rtol, atol = max(rtol, EDGE_RTOL), 0.0
-    return Tolerance(rtol, atol, tolerance.values, tolerance.grad, broken_equal=True)
+    scaled = probe in SCALE_FREE
+    rtol = max(tolerance.rtol, EDGE_RTOL) if scaled else tolerance.rtol
+    return replace(tolerance, rtol=rtol, broken_equal=True, scaled=scaled)
 
 
 def input_probes(

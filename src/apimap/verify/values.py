@@ -32,7 +32,7 @@ import base64
 import importlib
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 np: Any = importlib.import_module("numpy")
@@ -138,19 +138,17 @@ class Tolerance:
     broken_equal: bool = False
     """Count NaN and infinities of either sign as the same value (edge probes: a result
     that overflowed is broken on both sides, however each spells it)."""
+    scaled: bool = False
+    """Measure the absolute tolerance against the result's own size (``rtol`` times its
+    largest finite magnitude) instead of ``atol``: for inputs far from 1 (edge probes), where
+    a fixed ``atol`` hides every tiny value and counts a 1e-28 next to 0 in a softmax."""
 
     def for_dtype(self, dtype: str) -> Tolerance:
         """Half precision never agrees more closely than its own resolution."""
         low = LOW_PRECISION.get(dtype)
         if low is None:
             return self
-        return Tolerance(
-            max(self.rtol, low[0]),
-            max(self.atol, low[1]),
-            self.values,
-            self.grad,
-            self.broken_equal,
-        )
+        return replace(self, rtol=max(self.rtol, low[0]), atol=max(self.atol, low[1]))
 
 
 def decode_array(value: dict[str, Any]) -> Any:
@@ -370,7 +368,12 @@ def _value_mismatch(left: Any, right: Any, tolerance: Tolerance) -> str | None:
         if exact:
             same = np.asarray(left == right, dtype=bool)
         else:
-            same = np.isclose(left, right, rtol=tolerance.rtol, atol=tolerance.atol, equal_nan=True)
+            atol = tolerance.atol
+            if tolerance.scaled:
+                finite = np.abs(np.asarray(left, dtype=float))
+                finite = finite[np.isfinite(finite)]
+                atol = tolerance.rtol * float(finite.max()) if finite.size else 0.0
+            same = np.isclose(left, right, rtol=tolerance.rtol, atol=atol, equal_nan=True)
             if tolerance.broken_equal:
                 same = same | (~np.isfinite(left) & ~np.isfinite(right))
     except (TypeError, ValueError) as exc:
@@ -383,7 +386,12 @@ def _value_mismatch(left: Any, right: Any, tolerance: Tolerance) -> str | None:
         f"{list(map(int, index))}: torch {_element(left, index)} / paddle {_element(right, index)}"
         for index in wrong[:MAX_SHOWN_ELEMENTS]
     )
-    limits = "完全相等 (exact)" if exact else f"rtol={tolerance.rtol}, atol={tolerance.atol}"
+    if exact:
+        limits = "完全相等 (exact)"
+    elif tolerance.scaled:
+        limits = f"rtol={tolerance.rtol}，按结果的大小 (relative to the result's size)"
+    else:
+        limits = f"rtol={tolerance.rtol}, atol={tolerance.atol}"
     return f"{len(wrong)}/{same.size} 个元素不同 (elements differ, {limits})；首个不同 (first): {shown}"
 
 
