@@ -243,30 +243,49 @@ def test_measured_releases_show_on_the_page_the_changelog_and_the_index(
     mappings = copy_corpus(tmp_path)
     stamp = tmp_path / "stamps" / "torch" / "torch.abs.json"
     data = json.loads(stamp.read_text(encoding="utf-8"))
+    pinned = data["releases"]["3.3.1"]
     data["releases"] = {
-        "3.0.0": {"holds": False, "differences": ["AM801 paddle_api：`paddle` 中没有 `abs`"]},
-        "3.1.1": {"holds": False, "differences": ["`dtype:float16`（calls[0]）：Paddle float32"]},
-        "3.2.2": {"holds": True, "differences": []},
+        "3.0.0": {
+            **pinned,
+            "holds": False,
+            "api": False,
+            "runs": {"calls[0]": "raises:AttributeError"},
+        },
+        "3.1.1": {
+            **pinned,
+            "holds": False,
+            "probes": {"dtype:float16@calls[0]": {"paddle": "float32", "differs": True}},
+        },
+        "3.2.2": pinned,
+        "3.3.1": pinned,
     }
     stamp.write_text(json.dumps(data), encoding="utf-8")
     files = render_site(corpus_sources(mappings))
     page = files["api/torch.abs.md"].decode("utf-8")
-    assert "适用于 Paddle 3.2.2–3.3.1（较早版本的差异见本页末尾）" in page
-    older = page.split("## 较早的 Paddle 版本", 1)[1]
-    assert older.index("| 3.1.1 |") < older.index("| 3.0.0 |")  # newest first
+    assert "适用于 Paddle 3.2.2–3.3.1（各版本的写法见「不同 Paddle 版本」）" in page
+    versions = page.split("## 不同 Paddle 版本", 1)[1]
+    newest, older, oldest = (versions.index(f"### Paddle {v}") for v in ("3.2.2", "3.1.1", "3.0.0"))
+    assert newest < older < oldest  # newest first
+    assert "没有 `paddle.abs`。" in versions[oldest:]
+    assert "float16 类型的输入时结果与 PyTorch 不同" in versions[older:oldest]
     changelog = files["changelog.md"].decode("utf-8")
     sections = dict(
         part.split("\n", 1) for part in changelog.split("\n## Paddle ")[1:]
     )  # release -> its text
     assert list(sections) == ["3.2.2", "3.1.1", "3.0.0"]  # newest first
-    assert "torch.abs" not in sections["3.2.2"]  # holds there
+    assert "torch.abs" not in sections["3.2.2"]  # the same as the pinned release there
     behaviour = sections["3.1.1"].split("### 探测的行为不同", 1)[1].split("###", 1)[0]
-    assert "torch.abs" in behaviour
+    assert "torch.abs" in behaviour and "float16 类型的输入时结果与 PyTorch 不同" in behaviour
     missing_api = sections["3.0.0"].split("### 没有这个 API", 1)[1].split("###", 1)[0]
-    assert "torch.abs" in missing_api
-    assert "测量了 13 条记录" in sections["3.0.0"]  # the corpus minus the other-package record
+    assert "torch.abs" in missing_api and "没有 `paddle.abs`。" in missing_api
     script = files[INDEX_SCRIPT].decode("utf-8")
     items = json.loads(script.removeprefix("window.APIMAP_INDEX = ").rstrip(";\n"))
     by_api = {item["api"]: item for item in items}
-    assert by_api["torch.abs"]["releases"] == ["3.2.2", "3.3.1"]
-    assert by_api["torch.utils.tensorboard.SummaryWriter"]["releases"] is None  # not measured
+    assert by_api["torch.abs"]["releases"] == ["3.1.1", "3.2.2", "3.3.1"]  # a way works there
+    # another package's API does not depend on paddle's release
+    assert by_api["torch.utils.tensorboard.SummaryWriter"]["releases"] == [
+        "3.0.0",
+        "3.1.1",
+        "3.2.2",
+        "3.3.1",
+    ]

@@ -108,6 +108,12 @@ class ReleaseGuide:
         guidance = self.by_release.get(version)
         return guidance is not None and guidance.measured and bool(guidance.ways)
 
+    def exists_on(self, version: str) -> bool:
+        """The record's paddle API, or some way, was measured to exist on ``version``: a
+        reader on that release finds the API and its page says what to write there."""
+        guidance = self.by_release.get(version)
+        return guidance is not None and guidance.measured and (guidance.api or bool(guidance.ways))
+
     @property
     def holds_everywhere(self) -> bool:
         """Every release was measured and needs what the pinned one needs."""
@@ -260,13 +266,18 @@ def guidance(record: Record, release: Release | None, version: str) -> Guidance:
 
 def guide(record: Record, stamp: Stamp | None) -> ReleaseGuide | None:
     """The record's guidance over every release; ``None`` without a stamp that measured the
-    pinned release."""
+    pinned release. A record whose counterpart lives in another package (``paddle_package``)
+    holds on every paddle release as on the pinned one."""
     if stamp is None or PADDLE_VERSION not in stamp.releases:
         return None
-    by_release = {
-        version: guidance(record, stamp.releases.get(version), version)
-        for version in PADDLE_RELEASES
-    }
+    if record.paddle_package:  # another package's API does not change with paddle's release
+        pinned = guidance(record, stamp.releases[PADDLE_VERSION], PADDLE_VERSION)
+        by_release = dict.fromkeys(PADDLE_RELEASES, pinned)
+    else:
+        by_release = {
+            version: guidance(record, stamp.releases.get(version), version)
+            for version in PADDLE_RELEASES
+        }
     spans: list[Span] = []
     for version in PADDLE_RELEASES:
         found = by_release[version]

@@ -669,11 +669,12 @@ def category_pages(entries: list[Entry]) -> list[CategoryPage]:
 
 
 def _valid_on(entry: Entry) -> list[str] | None:
-    """The releases where some verified way to write the call works (``None``: unmeasured)."""
+    """The releases where the API exists or some verified way to write the call works, so the
+    release filter finds it and its page says what to write there (``None``: unmeasured)."""
     found = guide(entry.record, entry.stamp)
     if found is None:
         return None
-    return [version for version in PADDLE_RELEASES if found.valid_on(version)]
+    return [version for version in PADDLE_RELEASES if found.exists_on(version)]
 
 
 def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
