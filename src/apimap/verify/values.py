@@ -370,7 +370,7 @@ def _value_mismatch(left: Any, right: Any, tolerance: Tolerance) -> str | None:
         else:
             atol = tolerance.atol
             if tolerance.scaled:
-                finite = np.abs(np.asarray(left, dtype=float))
+                finite = np.abs(np.asarray(left)).astype(float)
                 finite = finite[np.isfinite(finite)]
                 atol = tolerance.rtol * float(finite.max()) if finite.size else 0.0
             same = np.isclose(left, right, rtol=tolerance.rtol, atol=atol, equal_nan=True)
