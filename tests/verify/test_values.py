@@ -264,6 +264,30 @@ def test_edge_probes_count_every_broken_value_as_one() -> None:
     assert compare("y", _tensor([5.0, 1.0]), inf, Tolerance(broken_equal=True)) != []
 
 
+def test_scaled_probes_compare_to_the_result_s_size_or_a_declared_atol() -> None:
+    tiny, zero = _tensor([1.4e-30, 0.0]), _tensor([0.0, 0.0])
+    # the default atol would hide a tiny result: scaled probes measure against its size
+    assert compare("y", tiny, zero, Tolerance(rtol=1e-3, scaled=True)) != []
+    assert (
+        compare("y", _tensor([3.0, 1e-9]), _tensor([3.0, 0.0]), Tolerance(rtol=1e-3, scaled=True))
+        == []
+    )
+    # statistics of random fills declare a looser atol, which holds under the probe too
+    mean, other = _tensor([0.997]), _tensor([1.002])
+    assert compare("m", mean, other, Tolerance(rtol=1e-3, scaled=True)) != []
+    assert compare("m", mean, other, Tolerance(rtol=1e-3, atol=0.02, scaled=True)) == []
+    # complex results are measured by their magnitude
+    assert (
+        compare(
+            "z",
+            _complex([1e20j, 1.0]),
+            _complex([1e20j, 1.0 + 1e10]),
+            Tolerance(rtol=1e-3, scaled=True),
+        )
+        == []
+    )
+
+
 def _tensor(values: list[float]) -> dict[str, Any]:
     data = np.asarray(values, dtype="float32")
     return {
@@ -272,5 +296,17 @@ def _tensor(values: list[float]) -> dict[str, Any]:
         "shape": list(data.shape),
         "grad": False,
         "storage": "float32",
+        "data": base64.b64encode(data.tobytes()).decode("ascii"),
+    }
+
+
+def _complex(values: list[complex]) -> dict[str, Any]:
+    data = np.asarray(values, dtype="complex64")
+    return {
+        "t": "tensor",
+        "dtype": "complex64",
+        "shape": list(data.shape),
+        "grad": False,
+        "storage": "complex64",
         "data": base64.b64encode(data.tobytes()).decode("ascii"),
     }
