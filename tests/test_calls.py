@@ -99,9 +99,14 @@ def test_a_method_mapped_to_a_function_passes_the_object_first() -> None:
 
 def test_class_constructions_go_through_the_weight_hook_and_flags_convert() -> None:
     found = derive(LSTM, "y, _ = torch.nn.LSTM(3, 4)(x)")
-    assert found.torch == "y, _ = __apimap_layer__(torch.nn.LSTM(3, 4), 1)(x)"
+    # the hook builds the layer itself (its source text keys the construction cache)
+    assert found.torch == (
+        "y, _ = __apimap_layer__.build(1, 'torch.nn.LSTM(3, 4)', torch.nn.LSTM, 3, 4)(x)"
+    )
     assert found.paddle == (
-        "y, _ = __apimap_layer__(paddle.nn.LSTM(input_size=3, hidden_size=4, time_major=True), 1)(x)"
+        "y, _ = __apimap_layer__.build(1, "
+        "'paddle.nn.LSTM(input_size=3, hidden_size=4, time_major=True)', "
+        "paddle.nn.LSTM, input_size=3, hidden_size=4, time_major=True)(x)"
     )
     found = derive(LSTM, "y, _ = torch.nn.LSTM(3, 4, batch_first=True)(x)")
     assert "time_major=not True" in found.paddle
@@ -451,3 +456,6 @@ def test_a_drop_in_keeps_the_call_and_changes_the_name_only() -> None:
     assert renamed.paddle == "y = paddle.cat([x, z], dim=1, out=o)"
     method = drop_in(OUTER, "y = x.outer(v)", "paddle.Tensor.outer")
     assert method.paddle == "y = x.outer(v)"
+    # the in-place torch API goes to the drop-in's in-place form, never out of place
+    inplace = drop_in(AMAX, "x.amax_(dim=1)\ny = x.amax(1)", "paddle.Tensor.max")
+    assert inplace.paddle == "x.max_(dim=1)\ny = x.max(1)"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apimap.files.releases import Way, WayKind, guide, sentences
+from apimap.files.releases import Way, WayKind, guide, sentences, way_text
 from apimap.files.stamps import ProbeOutcome, Proven, Release, Stamp
 from apimap.publish.site.views import accepted_from, portable_row, versions_view
 from apimap.record.categories import Category
@@ -200,4 +200,27 @@ def test_probes_that_behave_otherwise_are_named_in_words() -> None:
     assert sentences(record, found.spans[0])[0] == (
         f"与 Paddle {PADDLE_VERSION} 的行为不同：float16 类型的输入时报错（RuntimeError）；"
         "含 NaN 的输入时结果与 PyTorch 一致。"
+    )
+
+
+def test_a_torch_way_of_passing_items_one_by_one_is_said_in_words() -> None:
+    permute = Record.model_validate(
+        {
+            "torch_api": "torch.Tensor.permute",
+            "api_type": "method",
+            "zh_name": "重排维度",
+            "torch_signature": "torch.Tensor.permute(*dims)",
+            "paddle_api": "paddle.Tensor.transpose",
+            "paddle_signature": "paddle.Tensor.transpose(perm, name=None)",
+            "paddle_accepts": {"*dims": "perm"},
+            "params": [{"torch": "*dims", "paddle": "perm", "desc": "维度的新顺序"}],
+            "calls": [{"torch": "y = x.permute(1, 0)", "inputs": {"x": "np.ones((2, 3))"}}],
+        }
+    )
+    accepting = Way(WayKind.ACCEPTING, "paddle.Tensor.transpose")
+    assert way_text(permute, accepting) == (
+        "使用 `paddle.Tensor.transpose`，参数可以照 PyTorch 的写法逐个传入"
+    )
+    assert way_text(CAT, Way(WayKind.ACCEPTING, "paddle.concat")) == (
+        "使用 `paddle.concat`，可以沿用 PyTorch 的参数名 `tensors`、`dim`"
     )

@@ -312,7 +312,9 @@ def way_text(record: Record, way: Way) -> str:
         return phrases.WAY_DROP_IN.format(torch=torch, paddle=way.api)
     if way.kind is WayKind.ACCEPTING:
         names = [alias for alias in record.paddle_accepts if not alias.startswith("*")]
-        return phrases.WAY_ACCEPTING.format(paddle=way.api, names=_codes(names) or "")
+        if not names:  # only torch's way of passing a sequence item by item (``*dims``)
+            return phrases.WAY_ACCEPTING_AS_TORCH.format(paddle=way.api)
+        return phrases.WAY_ACCEPTING.format(paddle=way.api, names=_codes(names))
     if way.kind is WayKind.PORTABLE:
         return phrases.WAY_PORTABLE.format(paddle=way.api)
     if way.kind is WayKind.REWRITE:

@@ -371,7 +371,9 @@ class _Translator(ast.NodeTransformer):
             receiver = self.visit(receiver)
         if self.drop_in is not None:
             translated: ast.expr = ast.Call(
-                _renamed_reference(self.drop_in, receiver), node.args, node.keywords
+                _renamed_reference(_drop_in_variant(self.drop_in, variant), receiver),
+                node.args,
+                node.keywords,
             )
         else:
             translated = _translate_call(
@@ -398,8 +400,14 @@ class _Translator(ast.NodeTransformer):
         if receiver is not None:
             receiver = self.visit(receiver)
         if self.drop_in is not None:
-            return _renamed_reference(self.drop_in, receiver)
+            return _renamed_reference(_drop_in_variant(self.drop_in, variant), receiver)
         return _translate_reference(self.record, variant, receiver)
+
+
+def _drop_in_variant(api: str, variant: str) -> str:
+    """The drop-in API for a use of the torch API's ``variant``: its in-place form (paddle's
+    trailing underscore) for the in-place torch API, so that ``x.clamp_`` stays in place."""
+    return f"{api}_" if variant == "inplace" else api
 
 
 def _renamed_reference(api: str, receiver: ast.expr | None) -> ast.expr:

@@ -200,6 +200,7 @@ OUTCOME_OTHER = {
 }
 WAY_DROP_IN = "把 `{torch}` 换成 `{paddle}`，参数原样保留"
 WAY_ACCEPTING = "使用 `{paddle}`，可以沿用 PyTorch 的参数名 {names}"
+WAY_ACCEPTING_AS_TORCH = "使用 `{paddle}`，参数可以照 PyTorch 的写法逐个传入"
 WAY_PORTABLE = "使用 `{paddle}`，参数按上表改写"
 WAY_REWRITE = "改用 `{paddle}`，写法见下面的示例"
 WAY_EXAMPLES = "按本页的示例改写"
