@@ -108,8 +108,33 @@ def as_shown(record: Record) -> Record:
     talks about 类型 in its difference), and the value verify passes for a row whose remark does not show it
     (only a 参数不一致 remark of Paddle 更多 or 默认值不一致 says 需设置为 `value`)."""
     data = record_fields(record)
-    for name in ("paddle_accepts", "calls", "accepted"):
+    for name in ("calls", "accepted", "alternatives"):  # alternatives: in the release section
         data.pop(name, None)
+    # the torch-style names paddle takes show on the rows that name them (起也接受)
+    shown = {
+        name
+        for row in record.params
+        if derived.row_kind(row) is not RowKind.RETURN_DIFF
+        for name in derived.torch_names(row)
+    }
+    accepts = {k: v for k, v in record.paddle_accepts.items() if k in shown}
+    data.pop("paddle_accepts", None)
+    if accepts:
+        data["paddle_accepts"] = accepts
+    for row in data.get("params", []):
+        # a row that names paddle's own name for an accepted torch-style one reads the same
+        # on a page as a row that leaves it to paddle_accepts: the importer writes the latter
+        torch_names, paddle_names = (
+            derived.names(row.get("torch")),
+            derived.names(row.get("paddle")),
+        )
+        pairs = zip(torch_names, paddle_names, strict=False)
+        if (
+            paddle_names
+            and len(torch_names) == len(paddle_names)
+            and all(accepts.get(t) == p for t, p in pairs)
+        ):
+            row.pop("paddle")
     if record.category is Category.MISSING:
         for name in ("torch_signature", "section"):
             data.pop(name, None)

@@ -101,10 +101,11 @@ _SECTIONS = {
     "转写示例": "examples",
     "注意事项": "notes",
     "行为对照": "generated",
+    "不同 Paddle 版本": "generated",
     "较早的 Paddle 版本": "generated",
 }
-"""Page sections; 行为对照 and 较早的 Paddle 版本 are generated from the verification stamp and
-never imported."""
+"""Page sections; 行为对照 and the release sections (不同 Paddle 版本, on older builds 较早的
+Paddle 版本) are generated from the verification stamp and never imported."""
 _TABLES_DOC = "tables.md"
 _GENERATED_FRONT_MATTER = {"orphan", "myst"}
 """Front matter the renderer writes (``orphan`` and the page description): not content."""
@@ -329,6 +330,8 @@ class _PageReader:
             if section == "params":
                 self.params_heading = heading
             return
+        if self.state == "generated" and heading.level > 2:
+            return  # a release range of the generated release section
         if self.state == "examples":
             self._flush_when()
             found = tags(heading.text)
@@ -765,6 +768,9 @@ def _assemble(reader: _PageReader) -> PageResult:
     data.set("category", category.value, reader.title_line)
     for draft in drafts:
         data.item("params", draft.fields, draft.line)
+    accepts = {name: own for draft in drafts for name, own in draft.accepts.items()}
+    if accepts:
+        data.set("paddle_accepts", accepts, drafts[0].line)
     rows = data.fields.get("params", [])
     for example in reader.examples:
         if example.cases:
