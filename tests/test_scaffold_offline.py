@@ -63,6 +63,9 @@ def test_a_function_gets_the_paddle_signature_a_verified_record_states(
     assert "草稿来自公开 API 表与已验证记录中的 Paddle 签名" in out
     assert "按名称推测为 `paddle.abs`" in out
     assert "照 PyTorch 文档写出" in out and "照 Paddle 文档写出" not in out
+    assert out.endswith(
+        "然后提交 Pull Request，由 CI 验证并给出验证标记 (then open a pull request: CI verifies it)\n"
+    )
 
 
 def test_a_method_mapped_to_a_function_names_the_receiving_parameter(corpus: Path) -> None:

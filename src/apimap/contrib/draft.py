@@ -19,6 +19,8 @@ class Draft:
 
     data: dict[str, Any]
     unknown: list[str] = field(default_factory=list)
+    offline: bool = False
+    """Drafted without the libraries: CI's verification of the pull request completes it."""
 
 
 def section_of(torch_api: str) -> Section:

@@ -107,7 +107,7 @@ def build_offline_draft(torch_api: str, paddle_api: str | None, mappings: Path) 
     else:
         _signatures(draft, api_type, table)
     draft.data["section"] = str(section_of(torch_api))
-    return Draft(minimal(draft.data), draft.unknown)
+    return Draft(minimal(draft.data), draft.unknown, offline=True)
 
 
 def _paddle_api(draft: Draft, given: str | None, table: dict[str, str]) -> str:

@@ -404,5 +404,11 @@ def run_command(args: argparse.Namespace) -> int:
     print("无法推断、需要人工完成 (could not infer)：")
     for item in draft.unknown:
         print(f"  - {item}")
-    print(f"完成后运行 (then run): apimap check {target} && apimap verify {target}")
+    if draft.offline:
+        print(
+            f"完成后运行 (then run): apimap check --pending-stamps notice {target}，"
+            "然后提交 Pull Request，由 CI 验证并给出验证标记 (then open a pull request: CI verifies it)"
+        )
+    else:
+        print(f"完成后运行 (then run): apimap check {target} && apimap verify {target}")
     return EXIT_CLEAN
