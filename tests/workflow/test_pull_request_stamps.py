@@ -251,6 +251,14 @@ def test_a_fact_edited_in_the_browser_gets_its_stamp_from_ci(tmp_path: Path, see
     assert main_lint is not None and main_lint.ok, _failures(main_lint) if main_lint else None
     _main_check(main_lint)
 
+    # On main the same edit without its stamp is an error, not a notice.
+    unstamped = _runner(tmp_path / "main-unstamped", origin, _github("push", head)).run("lint")
+    assert unstamped is not None and not unstamped.ok
+    check = unstamped.step("apimap check")
+    assert check.status == "failure"
+    assert "::error file=mappings/torch/torch.pi.yaml,line=2,col=12,title=AM701::" in check.output
+    assert "(checked 1 files: 1 errors, 0 warnings)" in check.output
+
 
 def test_a_wrong_edit_fails_the_verify_step_at_its_line(tmp_path: Path, seeded: Path) -> None:
     origin, base, head = _branch(tmp_path, seeded, "pi-is-e", WRONG)
