@@ -47,21 +47,38 @@ def _commands(program: str, paths: list[Path] | None = None) -> list[list[str]]:
     return _invocations(program, _steps(paths))
 
 
+SHELL_WORDS = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "time"}
+"""Words that may come before a command in a script's line."""
+
+
 def _invocations(program: str, scripts: list[str]) -> list[list[str]]:
-    """Every invocation of ``program`` (by name or path) in ``scripts``, as argument lists."""
+    """Every invocation of ``program`` (by name or path) in ``scripts``, as argument lists:
+    each simple command of each line (split at ``;``, ``&&``, ``|`` and the like, after
+    ``if``/``then``/``else`` and variable assignments), without its redirections."""
     found = []
     for script in scripts:
         for line in script.replace("\\\n", " ").splitlines():
             lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
             lexer.whitespace_split = True
-            words = []
-            for word in lexer:  # up to the first redirection or pipe
-                if set(word) <= set("|<>&;"):
-                    break
-                words.append(word)
-            named = [index for index, word in enumerate(words) if Path(word).name == program]
-            if named:
-                found.append(words[named[0] + 1 :])
+            commands: list[list[str]] = [[]]
+            target = False
+            for word in lexer:
+                if set(word) <= set("|&;()"):
+                    commands.append([])
+                elif set(word) <= set("<>"):
+                    target = True  # the next word names a file
+                    if commands[-1] and commands[-1][-1].isdigit():
+                        commands[-1].pop()  # the descriptor of ``2>``
+                elif target:
+                    target = False
+                else:
+                    commands[-1].append(word)
+            for words in commands:
+                while words and (words[0] in SHELL_WORDS or re.match(r"^\w+=", words[0])):
+                    words = words[1:]
+                named = [index for index, word in enumerate(words) if Path(word).name == program]
+                if named:
+                    found.append(words[named[0] + 1 :])
     return found
 
 
@@ -71,6 +88,28 @@ def test_every_apimap_step_parses() -> None:
     parser = build_parser()
     for arguments in commands:
         parser.parse_args(arguments)  # exits (fails the test) on a wrong option
+
+
+def _job_commands(job: str, program: str = "apimap") -> list[list[str]]:
+    steps = _workflow(WORKFLOW)["jobs"][job]["steps"]
+    return _invocations(program, [step["run"] for step in steps if "run" in step])
+
+
+def test_a_pending_stamp_is_a_notice_on_a_pull_request_and_an_error_on_main() -> None:
+    """Lint and the site build take ``--pending-stamps notice`` on a pull request only; the
+    verify job verifies and stamps the changed records, and checks as main will."""
+    for job, command in (("lint", "check"), ("site", "build")):
+        runs = [words for words in _job_commands(job) if words[0] == command]
+        modes = [
+            words[words.index("--pending-stamps") + 1]
+            for words in runs
+            if "--pending-stamps" in words
+        ]
+        assert modes == ["notice"] and len(runs) == 2, job  # the other run is main's, strict
+    verify = _job_commands("verify")
+    assert ["verify", "--changed-since", "$BASE", "--update", "--matrix"] in verify
+    assert ["check", "--format", "github", "--no-cache", "mappings"] in verify
+    assert not any("--pending-stamps" in words for words in verify)
 
 
 def test_every_installed_extra_exists() -> None:
@@ -183,7 +222,11 @@ def test_every_ci_job_installs_from_the_locks() -> None:
         scripts = [step["run"] for step in job["steps"] if isinstance(step.get("run"), str)]
         assert not any("pip install" in script for script in scripts), name
         made = [words[0] for words in _invocations("make", scripts)]
-        assert made and made[0] in ENVIRONMENT_TARGETS and set(made) <= set(rules), name
+        if not made:  # installs nothing, so runs nothing of the branch: the stamps job
+            assert not _invocations("apimap", scripts), name
+            assert not any("setup-python" in step.get("uses", "") for step in job["steps"]), name
+            continue
+        assert made[0] in ENVIRONMENT_TARGETS and set(made) <= set(rules), name
         setup = next(
             step["with"] for step in job["steps"] if "setup-python" in step.get("uses", "")
         )

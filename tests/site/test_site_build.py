@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from apimap.publish.site.build import SiteLayout, build_site
+from apimap.checking.diagnostics import Pending
+from apimap.publish.site.build import SiteLayout, build_site, check_records, render_pages
 from conftest import REPO_URL, SITE_URL, copy_corpus, corpus_layout
 
 
@@ -98,6 +99,26 @@ def test_a_record_with_a_problem_stops_the_build(tmp_path: Path) -> None:
     assert "已停止构建" in report
     assert not layout.html.exists()
     assert not layout.generated.exists()
+
+
+def test_a_pending_stamp_stops_the_build_on_main_and_shows_unverified_on_a_pull_request(
+    tmp_path: Path,
+) -> None:
+    mappings = copy_corpus(tmp_path)
+    record = mappings / "torch" / "torch.abs.yaml"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace("[-1.5, 2.0]", "[-2.5, 2.0]"), encoding="utf-8")  # a fact
+    layout = corpus_layout(tmp_path, mappings)
+    out = io.StringIO()
+    assert build_site(layout, out) == 1
+    assert f"{record}:2:12: AM701 记录没有当前的验证标记" in out.getvalue()
+    assert "已停止构建" in out.getvalue()
+    out = io.StringIO()
+    assert check_records(layout, out, Pending.NOTICE), out.getvalue()
+    assert f"{record}:2:12: AM701 [提示 notice] " in out.getvalue()
+    render_pages(layout)
+    page = (layout.generated / "api" / "torch.abs.md").read_text(encoding="utf-8")
+    assert "[未验证]{.apimap-badge .apimap-badge-partial}" in page  # the badge stays honest
 
 
 def test_builds_are_deterministic_and_incremental(

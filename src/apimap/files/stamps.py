@@ -36,7 +36,7 @@ from pydantic import BaseModel
 
 from apimap.record.derived import fields_of
 from apimap.record.model import Record, TextRole
-from apimap.record.paths import relative_to_mappings
+from apimap.record.paths import MAPPINGS_DIR, relative_to_mappings
 
 STAMPS_DIR = "stamps"
 STAMP_SUFFIX = ".json"
@@ -92,6 +92,20 @@ def stamp_file(record_file: Path) -> Path | None:
         return None
     root = Path(*resolved.parts[: len(resolved.parts) - len(below.parts) - 1])
     return root / STAMPS_DIR / stamp_relpath(below)
+
+
+def record_of_stamp(stamp: Path) -> Path | None:
+    """The record a stamp file below a ``stamps/`` folder belongs to (the inverse of
+    :func:`stamp_file`: ``.yaml``, or ``.yml`` where only that exists); ``None`` elsewhere."""
+    if stamp.suffix != STAMP_SUFFIX:
+        return None
+    parts = stamp.parts
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] == STAMPS_DIR:
+            record = Path(*parts[:index], MAPPINGS_DIR, *parts[index + 1 :]).with_suffix(".yaml")
+            short = record.with_suffix(".yml")
+            return short if short.is_file() and not record.is_file() else record
+    return None
 
 
 @dataclass(frozen=True)

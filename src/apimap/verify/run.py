@@ -56,9 +56,11 @@ from apimap.record.pins import PADDLE_VERSION, pins_for
 from apimap.verify.environments import (
     MAIN_PADDLE,
     Environment,
+    VerificationUnavailable,
     check_versions,
     create_release_environment,
     environments,
+    missing_here,
     older_releases,
     release_environment_name,
     torch_environment,
@@ -533,7 +535,9 @@ def run_verify(
     part of the corpus; given both, a record is verified when either holds. With
     ``progress`` is told ``(records judged, records)`` as the judging goes on. With
     ``check_first`` (what ``apimap verify --update`` does), a record that ``apimap check``
-    rejects is not stamped and its errors are reported."""
+    rejects is not stamped and its errors are reported. Raises
+    :class:`~apimap.verify.environments.VerificationUnavailable` when there are records to
+    verify and torch or paddle is not installed here."""
     began = time.monotonic()
     result = VerifyResult()
     records: list[LoadedRecord] = []
@@ -544,6 +548,11 @@ def run_verify(
         if loaded is not None and _selected(loaded, stale_only, part):
             records.append(loaded)
     result.records = len(records)
+    known = environments()
+    needed = {torch_environment(loaded.record.torch_api) for loaded in records}
+    unavailable = missing_here(needed | {MAIN_PADDLE}, known) if records else []
+    if unavailable:
+        raise VerificationUnavailable(unavailable)
     plans = [plan(loaded.record) for loaded in records]
     sandbox = detect()
     result.sandbox = sandbox
@@ -554,7 +563,6 @@ def run_verify(
             pools.known[environment.name] = environment
             result.releases.append(version)
     paddles = [MAIN_PADDLE, *(release_environment_name(v) for v in result.releases)]
-    needed = {torch_environment(loaded.record.torch_api) for loaded in records}
     missing = {name for name in needed if pools.known[name].python is None}
     _report_missing(missing, records, pools, result)
     try:

@@ -2,7 +2,9 @@
 
 The check is the same as ``apimap check`` (:func:`apimap.checking.runner.run_check` with
 the project's allowlist and cache); errors stop the build with the checker's
-diagnostics, so a broken record never reaches the site.
+diagnostics, so a broken record never reaches the site. On a pull request
+(``--pending-stamps notice``) a missing or stale stamp is a notice, as in ``apimap check``:
+the page then shows the record as not verified.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TextIO
 
 from apimap.checking.allowlist import load_allowlist
 from apimap.checking.corpus import CorpusError
-from apimap.checking.diagnostics import Severity
+from apimap.checking.diagnostics import Pending, Severity
 from apimap.checking.report import summary_line, write_text
 from apimap.checking.runner import run_check
 from apimap.publish.site.site import SiteSources, render_site
@@ -94,12 +96,13 @@ class Progress:
         self.out.flush()
 
 
-def check_records(layout: SiteLayout, out: TextIO) -> bool:
+def check_records(layout: SiteLayout, out: TextIO, pending: Pending = Pending.ERROR) -> bool:
     """Run ``apimap check`` on the records; print its diagnostics; ``True`` if no error."""
     result = run_check(
         [layout.mappings],
         allowlist=load_allowlist(layout.root / "allowlist.yaml"),
         cache_dir=layout.cache,
+        pending=pending,
     )
     if result.diagnostics:
         write_text(result, out)
@@ -177,11 +180,17 @@ def run_sphinx(layout: SiteLayout, jobs: int, quiet: bool, out: TextIO) -> int:
         return build_main(sphinx_arguments(layout, jobs, quiet))
 
 
-def build_site(layout: SiteLayout, out: TextIO, jobs: int = 1, verbose: bool = False) -> int:
+def build_site(
+    layout: SiteLayout,
+    out: TextIO,
+    jobs: int = 1,
+    verbose: bool = False,
+    pending: Pending = Pending.ERROR,
+) -> int:
     """Check, render and build; the exit code of ``apimap build``."""
     progress = Progress(out, 3)
     with progress.step("检查记录 (checking records)"):
-        clean = check_records(layout, out)
+        clean = check_records(layout, out, pending)
     if not clean:
         return BUILD_FAILED
     try:

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apimap.checking.command import add_pending_stamps
+from apimap.checking.diagnostics import Pending
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS
 
 
@@ -22,6 +24,7 @@ def _add_site_folders(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--generated", help="生成的 Markdown 目录，默认 site/_generated")
     parser.add_argument("--cache-dir", default=".apimap_cache", help="检查结果的缓存目录")
     parser.add_argument("--html", help="HTML 输出目录，默认 site/_build/html")
+    add_pending_stamps(parser)
 
 
 def _default_jobs() -> int:
@@ -69,7 +72,13 @@ def cmd_build(args: argparse.Namespace) -> int:
     """Check, render and build the HTML site."""
     from apimap.publish.site.build import build_site
 
-    code = build_site(_layout(args), sys.stdout, jobs=args.jobs, verbose=args.verbose)
+    code = build_site(
+        _layout(args),
+        sys.stdout,
+        jobs=args.jobs,
+        verbose=args.verbose,
+        pending=Pending(args.pending_stamps),
+    )
     # The process ends next. Freezing skips collecting the reference cycles of Sphinx's
     # environment at exit, which takes about a second for thousands of pages.
     gc.freeze()
@@ -80,7 +89,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Build, serve and rebuild on change."""
     from apimap.publish.site.serve import serve
 
-    return serve(_layout(args), sys.stdout, args.host, args.port, args.interval, jobs=args.jobs)
+    return serve(
+        _layout(args),
+        sys.stdout,
+        args.host,
+        args.port,
+        args.interval,
+        jobs=args.jobs,
+        pending=Pending(args.pending_stamps),
+    )
 
 
 def configure_render(render: argparse.ArgumentParser) -> None:
