@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from apimap.survey.surface.table import Surface
 
-
 ATEN = "torch.ops.aten."
 _NAMESPACED = (("linalg_", "torch.linalg."), ("special_", "torch.special."), ("fft_", "torch.fft."))
 """aten operators of the sub-namespaces carry the namespace as a prefix (``linalg_vector_norm``)."""
