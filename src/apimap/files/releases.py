@@ -121,7 +121,17 @@ class ReleaseGuide:
 
 
 def _runs_ok(release: Release, keys: list[str]) -> bool:
-    return bool(keys) and all(release.runs.get(key) == OK for key in keys)
+    """Every run of ``keys`` gave torch's results (or needed a device the machine lacks, and
+    raised on both sides: as far as it can be verified; the badge says partly verified)."""
+    return bool(keys) and all(_ran(release.runs.get(key)) for key in keys)
+
+
+def _ran(outcome: str | None) -> bool:
+    return outcome == OK or (outcome or "").startswith(NEEDS)
+
+
+NEEDS = "needs:"
+"""The outcome of code that needs a device the verifying machine lacks."""
 
 
 def _passes_missing(record: Record, index: int, missing: tuple[str, ...]) -> bool:
@@ -221,7 +231,7 @@ def _failing(record: Record, release: Release, explained: bool) -> tuple[str, ..
     if explained:
         return ()
     keys = _call_keys(record, release, portable=True) if record.calls else _example_keys(release)
-    return tuple(sorted({release.runs[key] for key in keys if release.runs.get(key, OK) != OK}))
+    return tuple(sorted({release.runs[key] for key in keys if not _ran(release.runs.get(key, OK))}))
 
 
 def _probe_outcome(outcome: ProbeOutcome) -> str:
@@ -244,7 +254,7 @@ def guidance(record: Record, release: Release | None, version: str) -> Guidance:
     )
     missing = _missing_params(record, release) if api else ()
     explained = not api or bool(missing)
-    broken = {key.rsplit(":", 1)[0] for key, outcome in release.runs.items() if outcome != OK}
+    broken = {key.rsplit(":", 1)[0] for key, outcome in release.runs.items() if not _ran(outcome)}
     probes = tuple(
         sorted(
             (key.split("@", 1)[0], _probe_outcome(o))

@@ -23,6 +23,7 @@ from apimap.record.categories import (
     ApiType,
     Category,
     MissingReason,
+    Needs,
     RowKind,
     Section,
     ShapeOnly,
@@ -154,6 +155,19 @@ class Execution(_Strict):
     """只比较类型、dtype 与形状的结果及原因（random 随机、uninitialized 未初始化、device
     只影响设备）；random 与 device 还须有一个按数值比较的结果，如统计量
     / results compared by type, dtype and shape only, with the reason."""
+
+    ranks: int | None = Field(default=None, ge=2, le=4)
+    """在几个进程组成的进程组中运行（gloo 后端，本机回环）：每侧启动这么多个进程，环境变量与
+    启动器（torchrun、paddle.distributed.launch）设置的相同，`setup` 中初始化进程组，输入表达式可用
+    `rank`；结果按进程逐个比较 / run in a process group of this many processes on each side
+    (gloo over loopback, the launcher's environment variables set; `setup` initialises the
+    group; inputs may use `rank`); results are compared rank by rank."""
+
+    needs: Needs | None = None
+    """这段代码需要而验证机器可能没有的设备：gpu 需要 GPU。没有时只确认两侧都因此报错，
+    徽章为部分验证并写明没有执行的部分 / a device the code needs that the verifying machine may
+    lack (gpu); without it verify only checks that both sides raise, and the badge says
+    partly verified, naming what did not run."""
 
 
 class Setup(_Strict):

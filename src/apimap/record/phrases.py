@@ -94,6 +94,18 @@ SHAPE_ONLY_LABELS = {
 }
 """Why a result's values are not compared."""
 
+NEEDS_LABELS = {"gpu": "GPU"}
+"""What a piece of code needs that a verifying machine may lack."""
+NOT_EXECUTED_NEEDS = "{where}需要 {needs}：验证的机器上没有，只确认了两侧都因此报错，结果没有比较"
+CODE_LABELS = {
+    "calls": "第 {number} 个调用",
+    "examples": "第 {number} 组转写示例的第 {case} 个",
+    "notes": "第 {number} 条注意事项的示例",
+    "alternatives": "第 {number} 种其他写法",
+}
+"""Where code lives in a record, as a page names it."""
+"""What stayed unproven for code that needs a device the machine lacks."""
+
 # Remarks of the parameter table.
 RENAMED = "仅参数名不一致"
 TORCH_LACKS = "PyTorch 无此参数"

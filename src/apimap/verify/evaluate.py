@@ -26,7 +26,7 @@ from apimap.checking.rules.catalog.am816_stale_acknowledgement import RULE as ST
 from apimap.checking.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
 from apimap.checking.rules.registry import RULES_BY_CODE
 from apimap.files.stamps import NOT_RUN, OK, ProbeOutcome, ProbeResult, Proven, Release
-from apimap.record import derived
+from apimap.record import derived, phrases
 from apimap.record.categories import Category
 from apimap.record.location import Path
 from apimap.record.model import Record
@@ -189,6 +189,25 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
     return findings
 
 
+def _lacks_device(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
+    """Code that needs a device this machine lacks, which both sides refused to run."""
+    return spec.needs is not None and not torch.get("ok") and not paddle.get("ok")
+
+
+def code_label(path: Path) -> str:
+    """Where code lives in a record, as a reader names it: 第 1 个调用, 转写示例 2 …"""
+    kind = path[0]
+    number = int(path[1]) + 1 if len(path) > 1 and isinstance(path[1], int) else 1
+    if kind == "calls":
+        return phrases.CODE_LABELS["calls"].format(number=number)
+    if kind == "notes":
+        return phrases.CODE_LABELS["notes"].format(number=number)
+    if kind == "alternatives":
+        return phrases.CODE_LABELS["alternatives"].format(number=number)
+    case = int(path[3]) + 1 if len(path) > 3 and isinstance(path[3], int) else 1
+    return phrases.CODE_LABELS["examples"].format(number=number, case=case)
+
+
 def _informative(torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
     """A probe torch rejects tells nothing, nor one that changes nothing (``inapplicable``),
     nor one whose setup code paddle rejects: the difference is then in the code around the
@@ -268,6 +287,7 @@ def judge(
     torch_runs, paddle_runs = runs
     executed = 0
     probe_count = 0
+    not_run: list[str] = []
     if torch_runs is not None and paddle_runs is not None and plan.runs:
         failure = _job_failure(torch_runs, ()) or _job_failure(paddle_runs, ())
         torch_outcomes = _outcomes(torch_runs, len(plan.runs))
@@ -278,7 +298,15 @@ def judge(
             findings.append(failure)
         else:
             for spec, torch, paddle in zip(plan.runs, torch_outcomes, paddle_outcomes, strict=True):
-                if spec.probe is None:
+                if spec.probe is None and _lacks_device(spec, torch, paddle):
+                    assert spec.needs is not None
+                    judgement.outcomes[spec.key] = f"needs:{spec.needs}"
+                    not_run.append(
+                        phrases.NOT_EXECUTED_NEEDS.format(
+                            where=code_label(spec.path), needs=spec.needs.label
+                        )
+                    )
+                elif spec.probe is None:
                     own = _own_run(spec, torch, paddle)
                     findings += own
                     executed += not own
@@ -298,7 +326,7 @@ def judge(
         calls=len(record.calls),
         cases=cases,
         probes=probe_count,
-        unproven=_unproven(record, torch_facts, paddle_facts, executed),
+        unproven=[*_unproven(record, torch_facts, paddle_facts, executed + len(not_run)), *not_run],
     )
     return judgement
 

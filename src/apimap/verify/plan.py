@@ -25,7 +25,7 @@ from apimap.record.calls import (
     recipe_parameter_forms,
     scalar_forms,
 )
-from apimap.record.categories import ApiType, Category, ShapeOnly
+from apimap.record.categories import ApiType, Category, Needs, ShapeOnly
 from apimap.record.location import Path
 from apimap.record.model import Call, Case, Execution, Record
 from apimap.record.packages import PADDLE, package_of
@@ -63,6 +63,10 @@ class RunSpec:
     key: str = ""
     """The run's name in a stamp's facts: ``calls[0]``, ``calls[0]:portable``,
     ``alternatives[1].calls[0]``, ``examples[0].cases[1]`` (a probe has its call's)."""
+    ranks: int | None = None
+    """Run in a process group of this many processes (:mod:`apimap.verify.ranked`)."""
+    needs: Needs | None = None
+    """A device the code needs: without it, both sides raising is all verify can check."""
 
     def spec(
         self, side: str, weights: dict[str, Any] | None = None, seconds: float | None = None
@@ -75,6 +79,8 @@ class RunSpec:
             "probe": self.transform,
             "seconds": seconds,
         }
+        if self.ranks is not None:
+            found["ranks"] = self.ranks
         if self.setup is not None:
             found["setup"] = self.setup[0] if side == "torch" else self.setup[1]
         api = self.apis[0] if side == "torch" else self.apis[1]
@@ -224,6 +230,8 @@ def _call_runs(
             (record.torch_api, record.paddle_api),
             call.weights,
             key=key,
+            ranks=call.ranks,
+            needs=call.needs,
         )
 
     runs = [run(base.torch, base.paddle, None, {})]
@@ -240,6 +248,8 @@ def _call_runs(
             continue
         key = f"alternatives[{number}].{key_of(path)}"
         runs.append(run(renamed.torch, renamed.paddle, None, {}, key, where))
+    if call.ranks is not None or call.needs is not None:
+        return runs  # probes of a process group or a missing device would only repeat it
     # the probes vary the portable form (what every paddle release takes) where there is one
     can_port = portable is not base
     positional = positional_form(record, call.torch)
@@ -347,9 +357,11 @@ def plan(record: Record) -> RecordPlan:
             frozenset(execution.shape_only),
             apis=(record.torch_api, record.paddle_api),
             key=key_of(path),
+            ranks=execution.ranks,
+            needs=execution.needs,
         )
         runs.append(case)
-        if recipes and path[0] == "examples":
+        if recipes and path[0] == "examples" and execution.ranks is None and not execution.needs:
             arrays = probes.array_inputs(execution.inputs)
             random = any(r is not ShapeOnly.UNINITIALIZED for r in execution.shape_only.values())
             values = _compares_values(outputs, execution.shape_only)

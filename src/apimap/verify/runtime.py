@@ -62,10 +62,12 @@ def _line(exc: BaseException, filename: str) -> int | None:
 
 
 def _evaluate_inputs(
-    inputs: dict[str, str], side: Side
+    inputs: dict[str, str], side: Side, rank: int | None = None
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     side.np.random.seed(SEED)
     namespace: dict[str, Any] = {"np": side.np}
+    if rank is not None:  # a run in a process group: each rank's inputs may differ
+        namespace["rank"] = rank
     found: dict[str, Any] = {}
     for name, expression in inputs.items():
         try:
@@ -94,6 +96,13 @@ class WeightStore:
     def made(self) -> dict[str, str]:
         """Label -> bytes of the arrays this job's runs recorded, to send back."""
         return {label: data for data, label in self._labels.items()}
+
+    def adopt(self, made: dict[str, str]) -> None:
+        """Take arrays another process recorded under labels it numbered after this store's
+        (a rank of a process group): they are this job's now, and go back with its result."""
+        for label, data in made.items():
+            self.encoded[label] = data
+            self._labels[data] = label
 
     def put(self, item: dict[str, Any]) -> dict[str, Any]:
         """``item`` (an encoded array) with its bytes replaced by their label."""
@@ -322,7 +331,7 @@ def run(
     """Run ``spec`` (code, inputs, outputs, probe, torch weights) and encode the results;
     ``store`` holds the job's weights (recorded on the torch side, read on the paddle side),
     ``cache`` the objects the job built before."""
-    found, failure = _evaluate_inputs(spec.get("inputs") or {}, side)
+    found, failure = _evaluate_inputs(spec.get("inputs") or {}, side, spec.get("rank"))
     if failure is not None:
         return failure
     probe = spec.get("probe") or {}
