@@ -97,6 +97,7 @@ SHAPE_ONLY_LABELS = {
 NEEDS_LABELS = {"gpu": "GPU"}
 """What a piece of code needs that a verifying machine may lack."""
 NOT_EXECUTED_NEEDS = "{where}需要 {needs}：验证的机器上没有，只确认了两侧都因此报错，结果没有比较"
+"""What stayed unproven for code that needs a device the machine lacks."""
 CODE_LABELS = {
     "calls": "第 {number} 个调用",
     "examples": "第 {number} 组转写示例的第 {case} 个",
@@ -104,7 +105,6 @@ CODE_LABELS = {
     "alternatives": "第 {number} 种其他写法",
 }
 """Where code lives in a record, as a page names it."""
-"""What stayed unproven for code that needs a device the machine lacks."""
 
 # Remarks of the parameter table.
 RENAMED = "仅参数名不一致"
