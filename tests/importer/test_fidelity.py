@@ -17,7 +17,8 @@ The pages, by class:
   (defaults compared as values), ``absent_default`` (无默认值), ``conditional_remark``,
   ``wrong_category`` (the cause reported once);
 * nothing silently fixed: ``missing_final_stop``, ``difference_without_phrase``,
-  ``phrase_spelling``, ``font_tags``, ``prose_in_code``, ``legacy_category``,
+  ``phrase_spelling``, ``font_tags`` (a tag around a name is reported, but the older guide's
+  ``<font color='red'>`` highlighting goes silently), ``prose_in_code``, ``legacy_category``,
   ``contradictory_defaults``, ``extra_section``, ``unclosed_fence``, ``deletable``.
 
 Left out of the check lines are the three errors every freshly imported record has whatever its

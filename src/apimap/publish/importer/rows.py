@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from apimap.publish.importer import deviations, patterns
-from apimap.publish.importer.inline import cell_text, plain_name, tags
+from apimap.publish.importer.inline import cell_text, is_highlight, plain_name, tags
 from apimap.publish.importer.problems import Problem
 from apimap.record import phrases
 from apimap.record.categories import Action, Category, RowKind
@@ -168,7 +168,7 @@ def describes_difference(text: str) -> bool:
 
 
 def _name_problems(line: int, cells: list[str], source: str) -> list[Problem]:
-    found = [tag for cell in cells for tag in tags(cell)]
+    found = [tag for cell in cells for tag in tags(cell) if not is_highlight(tag)]
     if not found:
         return []
     detail = " ".join(f"`{tag}`" for tag in dict.fromkeys(found))
