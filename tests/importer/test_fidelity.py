@@ -10,12 +10,18 @@ The pages, by class:
 
 * importer artifacts (the page is fine, the record must be too): ``phrase_own_sentence`` (a phrase
   as its own sentence, a remark that is only the phrase), ``varargs_without_stars``,
-  ``example_headings`` (``out 参数：``, bare ``# PyTorch`` markers, a one-sided block),
+  ``example_headings`` (``out 参数：``, a one-sided block; its bare ``# PyTorch`` labels are
+  reported), ``example_labels`` (a condition written with the label or as a comment before
+  it; labels that are free comments are reported and the comment kept),
   ``member_to_function``, ``return_label``, ``signature_overloads``, ``optional_vs_required``;
 * rules that were too strict: ``return_label`` (one row, two paddle parameters), ``third_party``,
   ``attribute_page``, ``real_name_param``, ``equal_defaults`` and ``contradictory_defaults``
   (defaults compared as values), ``absent_default`` (无默认值), ``conditional_remark``,
   ``wrong_category`` (the cause reported once);
+* phrases worded loosely (read, taken out of the meaning, the variant reported as IM202):
+  ``loose_phrases`` (可直接删除 without its lead-in or without Paddle 无此参数, 没有此参数,
+  保持默认即可 alone), ``loose_defaults`` (the older guide's 参数默认值不一致 wording is read
+  silently; 仅参数名不同 and 默认值不同 are variants);
 * nothing silently fixed: ``missing_final_stop``, ``difference_without_phrase``,
   ``phrase_spelling``, ``font_tags`` (a tag around a name is reported, but the older guide's
   ``<font color='red'>`` highlighting goes silently), ``prose_in_code``, ``legacy_category``,

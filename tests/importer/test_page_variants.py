@@ -402,7 +402,7 @@ def test_a_fence_left_open_before_the_next_block_is_closed_before_it() -> None:
 
 EXPECTED_PROBLEMS: dict[str, list[tuple[int, str]]] = {
     "cases_in_one_block": [(21, "IM302"), (27, "IM302"), (28, "IM302")],
-    "legacy_template9": [(24, "IM202"), (25, "IM304"), (30, "IM304"), (39, "IM304")],
+    "legacy_template9": [(23, "IM304"), (24, "IM202"), (25, "IM304"), (30, "IM304"), (39, "IM304")],
     "no_table": [(17, "IM205"), (19, "IM101")],
     "no_title": [(1, "IM001")],
     "prose_in_code": [(30, "IM106"), (33, "IM106")],

@@ -90,6 +90,11 @@ SIGNATURE_COMMENT = Reason(
 RETURN_LABEL = Reason(
     "IM108", Severity.LOSS, "返回值行的标签，记录中写作「返回值」(return row label)"
 )
+ODD_LABEL = Reason(
+    "IM109",
+    Severity.VIOLATION,
+    "示例代码的标签不是「# PyTorch 写法」「# Paddle 写法」(side label worded otherwise)",
+)
 
 LEGACY_CATEGORY = Reason(
     "IM201", Severity.VIOLATION, "旧的分类名称，已换成现行分类 (legacy category name replaced)"
@@ -148,6 +153,7 @@ ALL_REASONS = [
     PROSE_IN_CODE,
     SIGNATURE_COMMENT,
     RETURN_LABEL,
+    ODD_LABEL,
     LEGACY_CATEGORY,
     NO_PHRASE,
     MERGED_SUMMARY,

@@ -60,6 +60,7 @@ from apimap.record.import_codes import (
     MERGED_SUMMARY,
     NO_PARAM_TABLE,
     NO_TITLE,
+    ODD_LABEL,
     PROSE_IN_CODE,
     SIGNATURE_COMMENT,
     STATED_DEFAULTS,
@@ -429,6 +430,8 @@ class _PageReader:
         split = split_block(fence.code, fence.line + 1)
         for line, text in split.prose:
             self.problems.append(Problem(PROSE_IN_CODE, line, kept=text))
+        for line, text in split.odd_labels:
+            self.problems.append(Problem(ODD_LABEL, line, kept=text))
         for line, text in split.lookalike_markers:
             found = deviations.lookalikes(text)
             if found is not None:
