@@ -430,8 +430,9 @@ class _PageReader:
         split = split_block(fence.code, fence.line + 1)
         for line, text in split.prose:
             self.problems.append(Problem(PROSE_IN_CODE, line, kept=text))
-        for line, text in split.odd_labels:
-            self.problems.append(Problem(ODD_LABEL, line, kept=text))
+        if split.odd_labels:  # once for the block: its labels were all written so
+            kept = "\n".join(text for _, text in split.odd_labels)
+            self.problems.append(Problem(ODD_LABEL, split.odd_labels[0][0], kept=kept))
         for line, text in split.lookalike_markers:
             found = deviations.lookalikes(text)
             if found is not None:
