@@ -22,6 +22,10 @@ The pages, by class:
   ``loose_phrases`` (可直接删除 without its lead-in or without Paddle 无此参数, 没有此参数,
   保持默认即可 alone), ``loose_defaults`` (the older guide's 参数默认值不一致 wording is read
   silently; 仅参数名不同 and 默认值不同 are variants);
+* sections: ``example_section_missing`` (examples without their 转写示例 heading, reported once;
+  a condition line without its colon; a remark after the code kept as a note; a section the
+  layout does not have, reported once with all it holds), ``example_section_misspelt``
+  (转写实例 read as 转写示例 and reported);
 * nothing silently fixed: ``missing_final_stop``, ``difference_without_phrase``,
   ``phrase_spelling``, ``font_tags`` (a tag around a name is reported, but the older guide's
   ``<font color='red'>`` highlighting goes silently), ``prose_in_code``, ``legacy_category``,

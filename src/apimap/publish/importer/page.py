@@ -111,6 +111,8 @@ _GENERATED_FRONT_MATTER = {"orphan", "myst"}
 """Front matter the renderer writes (``orphan`` and the page description): not content."""
 _WHEN = patterns.whole(wording.when_line(patterns.DESC))
 _REMARK_HEADER = "备注"
+_NOTE_LABEL = re.compile(r"^(?:注意|注|说明)\s*[：:]\s*")
+"""``注：`` before a remark in the examples section: the record's notes say it."""
 
 
 @dataclass
@@ -164,9 +166,26 @@ def _source(block: Block) -> str:
     return "---"
 
 
-def _section(heading: Heading) -> str | None:
-    text = plain_name(strip_tags(heading.text)) or ""
-    return _SECTIONS.get(text.rstrip("：:").strip())
+def _section(heading: Heading) -> tuple[str | None, str | None]:
+    """The section a heading opens, and the name it should have had when it is misspelt by
+    one character (``转写实例``)."""
+    text = (plain_name(strip_tags(heading.text)) or "").rstrip("：:").strip()
+    if text in _SECTIONS:
+        return _SECTIONS[text], None
+    for name, section in _SECTIONS.items():
+        if len(name) >= 4 and _one_apart(text, name):
+            return section, name
+    return None, None
+
+
+def _one_apart(text: str, name: str) -> bool:
+    """One character replaced, added or left out."""
+    if abs(len(text) - len(name)) > 1 or text == name:
+        return False
+    if len(text) == len(name):
+        return sum(a != b for a, b in zip(text, name, strict=True)) == 1
+    short, long = sorted((text, name), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _signature(code: str) -> str:
@@ -250,6 +269,10 @@ class _PageReader:
         self.no_rewrite: Paragraph | None = None
         self.notes: list[_Note] = []
         self.when: tuple[int, str] | None = None
+        self.extra: tuple[Heading, list[str]] | None = None
+        """A section the layout does not have: its heading and the source of what it holds."""
+        self.examples_level: int | None = None
+        """The level of the 转写示例 heading (one above the first example's when it is missing)."""
 
     def lose(self, block: Block, detail: str = "") -> None:
         self.problems.append(Problem(UNMAPPED_TEXT, block.line, detail, kept=_source(block)))
@@ -271,10 +294,12 @@ class _PageReader:
                 following = self.blocks[index + 1] if index + 1 < len(self.blocks) else None
                 if isinstance(following, Paragraph) and _is_footer(following):
                     index += 1
+            elif self.extra is not None and self._in_extra(block):
+                pass
             elif isinstance(block, Heading):
-                self._heading(block)
+                self._heading(block, self._following(index))
             elif isinstance(block, Paragraph):
-                self._paragraph(block)
+                self._paragraph(block, self._following(index))
             elif isinstance(block, Fence):
                 self._fence(block)
             elif isinstance(block, Table):
@@ -282,7 +307,29 @@ class _PageReader:
             else:
                 self.lose(block)
             index += 1
+        self._close_extra()
         self._flush_when()
+
+    def _following(self, index: int) -> Block | None:
+        return self.blocks[index + 1] if index + 1 < len(self.blocks) else None
+
+    def _in_extra(self, block: Block) -> bool:
+        """A block of a section the layout does not have is kept with it; a heading as high
+        as the section's own ends it."""
+        assert self.extra is not None
+        heading, kept = self.extra
+        if isinstance(block, Heading) and block.level <= heading.level:
+            self._close_extra()
+            return False
+        kept.append(_source(block))
+        return True
+
+    def _close_extra(self) -> None:
+        if self.extra is not None:
+            heading, kept = self.extra
+            detail = "一节不在规范的页面结构中 (a section outside the layout)"
+            self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, "\n\n".join(kept)))
+            self.extra = None
 
     def _title(self) -> int:
         for index, block in enumerate(self.blocks):
@@ -322,15 +369,25 @@ class _PageReader:
             raise _Failed(Problem(UNKNOWN_CATEGORY, line, f"`{written}`"))
         return name
 
-    def _heading(self, heading: Heading) -> None:
-        section = _section(heading)
+    def _heading(self, heading: Heading, following: Block | None) -> None:
+        section, misspelt = _section(heading)
         if section is not None:
             self._flush_when()
             self.state = section
             if section == "params":
                 self.params_heading = heading
+            if section == "examples":
+                self.examples_level = heading.level
+            if misspelt is not None:
+                detail = f"标题应为「{misspelt}」(section heading misspelt)"
+                self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, heading.text))
             return
-        if self.state == "examples":
+        if self.state == "params" and self._example_heading(heading, following):
+            detail = "缺少「转写示例」一节的标题 (no 转写示例 heading before the examples)"
+            self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, heading.text))
+            self.state = "examples"
+            self.examples_level = heading.level - 1
+        if self.state == "examples" and not self._sibling_of_examples(heading):
             self._flush_when()
             found = tags(heading.text)
             if found:
@@ -340,9 +397,27 @@ class _PageReader:
             return
         if self.state in ("lead", "torch") and self._side(heading):
             return
+        if self.state in ("paddle", "params", "examples", "notes", "unknown"):
+            self._flush_when()
+            self.extra = (heading, [_source(heading)])
+            self.state = "unknown"
+            return
         self.lose(heading)
-        if self.state in ("paddle", "params", "notes"):
-            self.state = "unknown"  # a section the layout does not have: its content is kept too
+
+    def _sibling_of_examples(self, heading: Heading) -> bool:
+        """A heading as high as 转写示例's own starts another section, not an example."""
+        return self.examples_level is not None and heading.level <= self.examples_level
+
+    def _example_heading(self, heading: Heading, following: Block | None) -> bool:
+        """``参数：功能`` naming a row of the table, followed by code: an example whose section
+        heading the page left out."""
+        if self.table is None or not isinstance(following, Fence | Paragraph):
+            return False
+        param, _ = _split_heading(heading.text)
+        names = {plain_name(cells[0]) for _, cells in self.table.rows if cells}
+        return param is not None and param.lstrip("*") in {
+            (name or "").lstrip("*") for name in names
+        }
 
     def _side(self, heading: Heading) -> bool:
         link = link_or_text(heading.text)
@@ -357,7 +432,7 @@ class _PageReader:
         self.state = "torch" if len(self.sides) == 1 else "paddle"
         return True
 
-    def _paragraph(self, paragraph: Paragraph) -> None:
+    def _paragraph(self, paragraph: Paragraph, following: Block | None = None) -> None:
         text = prose(paragraph.text)
         if self.state == "generated":
             return
@@ -378,6 +453,10 @@ class _PageReader:
                 self.problems += _wording_problems(no_rewrite, paragraph.line)
             elif when is not None:
                 self.when = (paragraph.line, when.group("desc").strip())
+            elif isinstance(following, Fence) and "\n" not in paragraph.text.strip():
+                self.when = (paragraph.line, text.rstrip("。.：: "))  # a condition line
+            elif text.endswith("。"):
+                self.notes.append(_Note(paragraph.line, _NOTE_LABEL.sub("", text)))
             else:
                 self.lose(paragraph)
         elif self.state == "notes":
