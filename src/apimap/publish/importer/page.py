@@ -766,7 +766,8 @@ def _spell_varargs(drafts: list[RowDraft], torch: list[str], paddle: list[str]) 
 def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
     """The paddle parameter that receives the object when a class member maps to a free
     function (``torch.Tensor.outer(vec2)`` -> ``paddle.outer(x, y)``): the first paddle
-    parameter, when no row maps it."""
+    parameter, when no row maps it to a torch parameter. A paddle-only row for it is the
+    one the specification says to leave out (its note 3): it is taken out of the rows."""
     if len(reader.sides) < 2 or not derived.is_class_member(reader.api):
         return None
     if derived.is_class_member(reader.sides[1][1].label):
@@ -775,6 +776,13 @@ def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
     if signature is None or not signature.params:
         return None
     first = signature.params[0].spelled
+    own = [
+        draft
+        for draft in drafts
+        if draft.fields.get("torch") is None and draft.fields.get("paddle") == first
+    ]
+    for draft in own:
+        drafts.remove(draft)
     mapped = {name for draft in drafts for name in derived.names(draft.fields.get("paddle"))}
     return None if first in mapped else first
 
@@ -835,10 +843,12 @@ def _assemble(reader: _PageReader) -> PageResult:
     for extra_heading, _ in sides[2:]:
         problems.append(Problem(UNMAPPED_TEXT, extra_heading.line, kept=extra_heading.text))
     drafts, row_problems = _rows(reader)
-    problems += row_problems
     _spell_varargs(drafts, reader.torch_signatures, reader.paddle_signatures)
     _split_by_example_headings(drafts, reader.examples, _spellings(reader.torch_signatures))
+    lines = {draft.line for draft in drafts}
     self_param = _self_param(reader, drafts)
+    left_out = lines - {draft.line for draft in drafts}
+    problems += [problem for problem in row_problems if problem.line not in left_out]
     if self_param is not None:
         data.set("self_param", self_param, sides[1][0].line)
         if reader.api_type is None:
