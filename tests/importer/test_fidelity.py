@@ -13,7 +13,8 @@ The pages, by class:
   ``example_headings`` (``out 参数：``, a one-sided block; its bare ``# PyTorch`` labels are
   reported), ``example_labels`` (a condition written with the label or as a comment before
   it; labels that are free comments are reported and the comment kept),
-  ``member_to_function``, ``self_param_row`` (a row for the paddle parameter that receives the
+  ``return_row`` (a return row without a phrase says how the results differ: its ``diff``;
+  the missing action is AM216's), ``member_to_function``, ``self_param_row`` (a row for the paddle parameter that receives the
   tensor, which the specification says to leave out), ``return_label``, ``signature_overloads``, ``optional_vs_required``;
 * rules that were too strict: ``return_label`` (one row, two paddle parameters), ``third_party``,
   ``attribute_page``, ``real_name_param``, ``equal_defaults`` and ``contradictory_defaults``
