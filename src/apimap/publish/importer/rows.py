@@ -31,7 +31,9 @@ from apimap.record.import_codes import (
 _TYPE_WORD = "类型"
 _FINAL_STOP = re.compile(r"\s*[。.]\s*$")
 _SIDE_WORD = re.compile(r"PyTorch|Pytorch|pytorch|torch|Paddle|paddle|飞桨")
-_DIFFERENCE_WORD = re.compile(r"不同|不一致|区别|差异|可变参数|相反|可选|必选|不支持")
+_DIFFERENCE_WORD = re.compile(
+    r"不同|不一致|区别|差异|可变参数|相反|取反|可选|必选|不支持|更多|更少|仅支持|只支持|仅可|只能"
+)
 """Words of a remark that describes a usage difference (size 是可变参数，paddle 是 list)."""
 
 
