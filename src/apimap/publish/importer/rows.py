@@ -155,8 +155,6 @@ def _where_difference_starts(
 
 
 _CLAUSE_BREAK = re.compile(r"(，)")
-_RETURN_LEAD = re.compile(r"^(?:返回(?:参数|值)?类型不一致|返回值不一致)\s*[，,。]?\s*")
-"""The category's name that a return row repeats before saying how the results differ."""
 
 
 def _meaning_and_difference(text: str) -> tuple[str | None, str]:
@@ -289,7 +287,7 @@ def _read_remark(
     elif remark and not remark.endswith("。"):
         problems.append(Problem(NO_FINAL_STOP, line, kept=remark))
     if kind is RowKind.RETURN_DIFF:  # what a return row says is how the results differ
-        fields = {"kind": kind.value, "diff": _piece(_RETURN_LEAD.sub("", meaning or ""))}
+        fields = {"kind": kind.value, "diff": meaning}
         return _draft(line, fields, remark), problems
     fields = {"torch": torch, "paddle": paddle, "kind": kind.value, "desc": meaning}
     return _draft(line, fields, remark), problems
