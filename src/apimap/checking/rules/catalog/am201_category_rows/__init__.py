@@ -1,4 +1,9 @@
-"""AM201: the category of groups 1 to 3 is the one the parameter rows imply."""
+"""AM201: the category of groups 1 to 3 is the one the parameter rows imply.
+
+The specification's torch 参数更多 template lists a varargs parameter that paddle takes as a
+list (``*size`` -> ``shape``, 需要转写) among its rows: a page may file such a row under
+torch 参数更多 as well as under 参数不一致.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +13,43 @@ from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Edit, Finding, Fix, Rule, Scope
 from apimap.record import derived
-from apimap.record.categories import computed_category
+from apimap.record.categories import Category, RowKind, computed_category
+from apimap.record.model import ParamRow
 
 
 def _computed(ctx: RecordContext) -> str:
     return computed_category([derived.row_kind(row) for row in ctx.record.params]).value
 
 
+def _varargs_as_list(row: ParamRow) -> bool:
+    """``*size`` on the torch side, a list parameter on the paddle side, usage differing."""
+    torch, paddle = derived.torch_names(row), derived.paddle_names(row)
+    return (
+        derived.row_kind(row) in (RowKind.USAGE_DIFF, RowKind.TYPE_DIFF)
+        and len(torch) == 1
+        and torch[0].startswith("*")
+        and not torch[0].startswith("**")
+        and bool(paddle)
+        and not any(name.startswith("*") for name in paddle)
+    )
+
+
+def _as_torch_more(ctx: RecordContext) -> Category:
+    """The category the rows imply when varargs-as-list rows count as torch 参数更多."""
+    return computed_category(
+        [
+            RowKind.TORCH_ONLY if _varargs_as_list(row) else derived.row_kind(row)
+            for row in ctx.record.params
+        ]
+    )
+
+
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Categories 1-3 are computed from the rows with the specification's priority order."""
     declared = ctx.record.category
     computed = computed_category([derived.row_kind(row) for row in ctx.record.params])
+    if declared is Category.TORCH_MORE and _as_torch_more(ctx) is declared:
+        return
     if declared is None:
         yield Finding(
             ctx.loc("torch_api"),
@@ -40,6 +71,8 @@ def edits(ctx: RecordContext) -> list[Edit]:
     """Write the computed category where it is missing or contradicts the rows."""
     declared = ctx.record.category
     if declared is not None and not declared.computable:
+        return []
+    if declared is Category.TORCH_MORE and _as_torch_more(ctx) is declared:
         return []
     computed = _computed(ctx)
     return [] if declared == computed else [Edit(("category",), computed)]
