@@ -1,4 +1,8 @@
-"""AM213: the names rows use exist in their signatures."""
+"""AM213: the names rows use exist in their signatures.
+
+A signature that takes ``**kwargs`` takes other keywords too: rows may name them
+(``transformers.GenerationConfig(**kwargs)`` documents ``max_length`` and the rest).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,12 @@ from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
 from apimap.record import derived
+from apimap.record.signature import ParamKind, Signature
+
+
+def _takes_keywords(signatures: list[Signature]) -> bool:
+    """Some overload takes ``**kwargs``."""
+    return any(p.kind is ParamKind.VAR_KEYWORD for sig in signatures for p in sig.params)
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
@@ -15,6 +25,8 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
     if not ctx.signatures_complete:
         return
     torch_names = set(ctx.torch_params())
+    torch_keywords = _takes_keywords(ctx.torch_signatures)
+    paddle_keywords = _takes_keywords(ctx.paddle_signatures)
     has_paddle = bool(ctx.paddle_signatures)
     for accepted, target in ctx.record.paddle_accepts.items():
         if not has_paddle or not any(sig.find(target) for sig in ctx.paddle_signatures):
@@ -24,7 +36,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
             )
     for index, row in enumerate(ctx.record.params):
         for name in derived.torch_names(row):
-            if ctx.torch_signatures and name not in torch_names:
+            if ctx.torch_signatures and name not in torch_names and not torch_keywords:
                 yield Finding(
                     ctx.loc("params", index, "torch"),
                     f"PyTorch 签名中没有 `{name}` (not in the torch signature)",
@@ -32,7 +44,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         if not has_paddle:
             continue
         for name in derived.paddle_names(row):
-            if ctx.paddle_find(name) is None:
+            if ctx.paddle_find(name) is None and not paddle_keywords:
                 yield Finding(
                     ctx.loc("params", index, "paddle" if row.paddle is not None else "torch"),
                     f"Paddle 签名中没有 `{name}` (not in the paddle signature)",
