@@ -2,7 +2,8 @@
 
 Two defaults agree when they denote the same value: ``1e-05`` and ``1e-5``,
 ``1.0 / 8`` and ``1. / 8.``, ``()`` and ``torch.Size([])``, ``torch.float16``
-and ``'float16'``, ``torch.preserve_format`` and ``preserve_format``. Only
+and ``'float16'``, ``torch.long`` and ``'int64'``, ``torch.preserve_format`` and
+``preserve_format``. Only
 literals, signs, arithmetic on numbers, tuples and lists, ``torch.Size(...)``
 and dotted names are understood; nothing is imported or called.
 """
@@ -26,6 +27,17 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Pow: operator.pow,
 }
 _SIZES = {"Size", "torch.Size"}
+_TORCH_DTYPE_ALIASES = {
+    "long": "int64",
+    "int": "int32",
+    "short": "int16",
+    "float": "float32",
+    "double": "float64",
+    "half": "float16",
+    "cfloat": "complex64",
+    "cdouble": "complex128",
+}
+"""torch's other names of dtypes (``torch.long`` is ``torch.int64``)."""
 
 
 class _Name(str):
@@ -72,6 +84,8 @@ def _value(node: ast.expr) -> Any:
         raise _Unknown
     name = pycode.dotted_name(node)
     if name is not None:
+        if name.startswith("torch.") and name[6:] in _TORCH_DTYPE_ALIASES:
+            return _TORCH_DTYPE_ALIASES[name[6:]]
         for prefix in _DTYPE_PREFIXES:
             if name.startswith(prefix):
                 name = name[len(prefix) :]
