@@ -111,6 +111,11 @@ TABLE_CONFLICT = Reason(
 NO_PARAM_TABLE = Reason(
     "IM205", Severity.VIOLATION, "参数映射一节中没有表格 (no table under 参数映射)"
 )
+VARIANT_SENTENCE = Reason(
+    "IM206",
+    Severity.VIOLATION,
+    "固定语句的写法与规范不同，按规范语句导入 (a fixed sentence worded otherwise)",
+)
 
 NO_FINAL_STOP = Reason(
     "IM301", Severity.VIOLATION, "备注没有以「。」结尾 (remark does not end with 。)"
@@ -159,6 +164,7 @@ ALL_REASONS = [
     MERGED_SUMMARY,
     TABLE_CONFLICT,
     NO_PARAM_TABLE,
+    VARIANT_SENTENCE,
     NO_FINAL_STOP,
     HALF_WIDTH,
     MISSPELT,

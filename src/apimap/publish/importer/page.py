@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from apimap.publish.importer import deviations, patterns
+from apimap.publish.importer import deviations, patterns, variants
 from apimap.publish.importer.blocks import (
     Block,
     Break,
@@ -69,6 +69,7 @@ from apimap.record.import_codes import (
     UNMAPPED_ROW,
     UNMAPPED_TEXT,
     UNSPLIT_CODE,
+    VARIANT_SENTENCE,
     Severity,
 )
 from apimap.record.model import Record
@@ -662,11 +663,16 @@ def _decide_summary(
         kept = []
         for paragraph, text in zip(paragraphs, texts, strict=True):
             lead = patterns.phrase_match(text, phrases.COMPOSITE_LEAD)
-            if lead is None:
-                kept.append((paragraph, text))
-            else:
+            if lead is not None:
                 problems += _wording_problems(lead, paragraph.line)
+            elif variants.COMPOSITE_LEAD.match(text):
+                detail = f"规范语句 (standard)：{phrases.COMPOSITE_LEAD}"
+                problems.append(Problem(VARIANT_SENTENCE, paragraph.line, detail, kept=text))
+            else:
+                kept.append((paragraph, text))
         paragraphs, texts = [p for p, _ in kept], [t for _, t in kept]
+        # the template's description of the API and its formula: one summary, not a merge
+        return (" ".join(texts) or None), problems
     else:
         generated = wording.summary(record)
         matches = [

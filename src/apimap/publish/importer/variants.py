@@ -141,3 +141,10 @@ def fragments(remark: str) -> list[Found]:
                 )
             )
     return sorted(found, key=lambda item: item.start)
+
+
+COMPOSITE_LEAD = re.compile(
+    rf"^\s*{_PADDLE}\s*(?:目前|当前)?\s*暂?\s*(?:无|没有)\s*对应\s*的?\s*API\s*[，,]\s*"
+    r"可(?:以)?使用如下代码组合(?:替代)?实现(?:该\s*API)?\s*[。：:.]?\s*$"
+)
+"""The composite page's lead sentence as pages word it (``…组合实现该 API。``)."""
