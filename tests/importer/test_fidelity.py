@@ -30,7 +30,7 @@ The pages, by class:
   a condition line without its colon; a remark after the code kept as a note; a section the
   layout does not have, reported once with all it holds), ``example_section_misspelt``
   (转写实例 read as 转写示例 and reported);
-* nothing silently fixed: ``missing_final_stop``, ``difference_without_phrase``,
+* nothing silently fixed: ``empty_link`` (an API heading that links nowhere), ``missing_final_stop``, ``difference_without_phrase``,
   ``phrase_spelling``, ``font_tags`` (a tag around a name is reported, but the older guide's
   ``<font color='red'>`` highlighting goes silently), ``prose_in_code``, ``legacy_category``,
   ``contradictory_defaults``, ``extra_section``, ``unclosed_fence``, ``deletable``.

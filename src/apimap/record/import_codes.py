@@ -95,6 +95,9 @@ ODD_LABEL = Reason(
     Severity.VIOLATION,
     "示例代码的标签不是「# PyTorch 写法」「# Paddle 写法」(side label worded otherwise)",
 )
+EMPTY_LINK = Reason(
+    "IM110", Severity.VIOLATION, "API 标题的链接为空 (the API heading links to nothing)"
+)
 
 LEGACY_CATEGORY = Reason(
     "IM201", Severity.VIOLATION, "旧的分类名称，已换成现行分类 (legacy category name replaced)"
@@ -159,6 +162,7 @@ ALL_REASONS = [
     SIGNATURE_COMMENT,
     RETURN_LABEL,
     ODD_LABEL,
+    EMPTY_LINK,
     LEGACY_CATEGORY,
     NO_PHRASE,
     MERGED_SUMMARY,

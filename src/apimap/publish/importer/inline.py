@@ -112,6 +112,12 @@ def link_or_text(text: str) -> Link:
     return Link(plain_name(match.group("label")) or "", _target(match.group("target")) or None)
 
 
+def links_nowhere(text: str) -> bool:
+    """``[label]()``: a whole-text link without a target."""
+    match = _LINK.match(strip_tags(text).strip())
+    return match is not None and not match.group("target").strip(" <>")
+
+
 def links(text: str) -> list[Link]:
     """Every ``[label](target)`` inside ``text``."""
     return [Link(prose(label), _target(target)) for label, target in _ANY_LINK.findall(text)]

@@ -39,6 +39,7 @@ from apimap.publish.importer.inline import (
     flatten,
     link_or_text,
     links,
+    links_nowhere,
     plain_name,
     prose,
     strip_tags,
@@ -55,6 +56,7 @@ from apimap.record.import_codes import (
     BAD_API,
     BAD_TABLE,
     DELETABLE,
+    EMPTY_LINK,
     HTML_TAG,
     LEGACY_CATEGORY,
     MERGED_SUMMARY,
@@ -426,6 +428,8 @@ class _PageReader:
         if match is None:
             return False
         self.sides.append((heading, Link(match.group("name"), link.target)))
+        if links_nowhere(heading.text):
+            self.problems.append(Problem(EMPTY_LINK, heading.line, kept=heading.text))
         if match.group("rest").strip():
             self.problems.append(
                 Problem(UNMAPPED_TEXT, heading.line, "标题中多余的文字", kept=heading.text)
