@@ -250,7 +250,7 @@ def test_legacy_inconsistent_category_is_narrowed_by_the_rows_wording() -> None:
     ]
 
 
-def test_missing_urls_leave_the_url_fields_out() -> None:
+def test_missing_urls_leave_the_url_fields_out_and_an_empty_link_is_reported() -> None:
     text = _replaced(
         "03_names_differ",
         [
@@ -262,7 +262,7 @@ def test_missing_urls_leave_the_url_fields_out() -> None:
         ],
     )
     result = read_page(text)
-    assert result.problems == []
+    assert [(p.line, p.code) for p in result.problems] == [(9, "IM110")]  # a link to nowhere
     assert result.record == _clean("03_names_differ").model_copy(
         update={"torch_url": None, "paddle_url": None}
     )
