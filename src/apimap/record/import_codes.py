@@ -12,6 +12,8 @@ part of the record format, and ``apimap check`` reads it (AM704, AM705) without 
 * a **loss** is source text the page may well hold but the record model has no
   place for (a comment in a signature block, a wordier return-row label).
 
+The IM4xx codes come from running what the page shows (``apimap import --run``).
+
 What the specification rejects in the record itself is left to the other rules of
 ``apimap check``.
 """
@@ -139,6 +141,21 @@ DELETABLE = Reason(
     Severity.VIOLATION,
     "「可删除」不是规范的分类，按组合替代实现导入 (可删除 is no category; imported as composite)",
 )
+EXAMPLE_RAISES = Reason(
+    "IM401",
+    Severity.VIOLATION,
+    "示例代码不能按所写运行 (the example does not run as written)",
+)
+EXAMPLE_DIFFERS = Reason(
+    "IM402",
+    Severity.VIOLATION,
+    "示例两侧的结果不同 (the example's two sides give different results)",
+)
+SIGNATURE_DRIFT = Reason(
+    "IM403",
+    Severity.VIOLATION,
+    "签名与已安装的库不符 (the signature differs from the installed library)",
+)
 
 ALL_REASONS = [
     NO_TITLE,
@@ -176,5 +193,8 @@ ALL_REASONS = [
     HTML_TAG,
     UNCLOSED_FENCE,
     DELETABLE,
+    EXAMPLE_RAISES,
+    EXAMPLE_DIFFERS,
+    SIGNATURE_DRIFT,
 ]
 REASONS_BY_CODE = {reason.code: reason for reason in ALL_REASONS}

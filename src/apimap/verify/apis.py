@@ -3,7 +3,9 @@
 The torch side checks the torch API (its signatures, its type, its aliases and
 in-place variant); the paddle side checks the paddle API (its signatures, the
 torch-style names it is said to accept, the in-place variant), or, for a
-功能缺失 record, looks for paddle APIs whose name suggests a counterpart.
+功能缺失 record, looks for paddle APIs whose name suggests a counterpart. A job may
+also carry calls written in example code, checked against the library's signatures
+(:mod:`apimap.verify.bindings`).
 Besides the problems, each check returns what it could establish, so the stamp
 can say what was proven.
 """
@@ -20,12 +22,13 @@ from apimap.checking.rules.catalog.am806_unreadable import RULE as UNREADABLE
 from apimap.checking.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
 from apimap.checking.rules.catalog.am817_api_type_drift import RULE as API_TYPE_DRIFT
 from apimap.record.location import Path
-from apimap.record.signature import ParamKind, SignatureError, parse_signature
+from apimap.record.signature import ParamKind, Signature, SignatureError, parse_signature
+from apimap.verify import bindings
 from apimap.verify.aliases import Probe, call_accepts, documented_aliases
 from apimap.verify.drift import compare
 from apimap.verify.libraries import ApiNotFound, Resolved, resolve
 from apimap.verify.protocol import Issue
-from apimap.verify.readers import ApiSignatures, Unreadable, read
+from apimap.verify.readers import ApiSignatures, RealSignature, Unreadable, read
 
 
 def api_type_of(resolved: Resolved) -> str:
@@ -72,11 +75,14 @@ def check(job: dict[str, Any]) -> dict[str, Any]:
         signatures = [(tuple(path), text) for path, text in job.get("signatures") or []]
         accepts: dict[str, str] = job.get("accepts") or {}
         if signatures or accepts:
-            _signatures(resolved, signatures, accepts, issues, facts)
+            ignored = frozenset(job.get("ignore") or ())
+            _signatures(resolved, signatures, accepts, issues, facts, ignored)
     for path, name in job.get("names") or []:
         _resolve(name, tuple(path), issues)
     if job.get("candidates") is not None:
         facts["candidates"] = list(candidates(job["candidates"]))
+    for call in job.get("calls") or []:
+        issues += bindings.check(call)
     return {"issues": [issue.to_json() for issue in issues], "facts": facts}
 
 
@@ -86,7 +92,10 @@ def _signatures(
     accepts: dict[str, str],
     issues: list[Issue],
     facts: dict[str, Any],
+    ignored: frozenset[str] = frozenset(),
 ) -> None:
+    """Compare the recorded signatures with the library's; parameters named in ``ignored``
+    (paddle's ``name``, which legacy pages may leave out) are left out on both sides."""
     if not callable(resolved.obj):
         facts["signature"] = "attribute"
         return
@@ -110,11 +119,30 @@ def _signatures(
                 recorded = parse_signature(text)
             except SignatureError:
                 continue  # `apimap check` reports it (AM207)
-            for drift in compare(recorded, actual, resolved.api):
+            if ignored:
+                recorded, compared = _without(recorded, actual, ignored)
+            else:
+                compared = actual
+            for drift in compare(recorded, compared, resolved.api):
                 issues.append(Issue(drift.code, where, drift.detail))
             opaque |= _opaque_defaults(actual, [p.spelled for p in recorded.params if p.default])
         facts["opaque"] = sorted(opaque)
     issues += _check_accepts(resolved, actual, accepts)
+
+
+def _without(
+    recorded: Signature, actual: ApiSignatures, ignored: frozenset[str]
+) -> tuple[Signature, ApiSignatures]:
+    """Both sides without the parameters named in ``ignored``."""
+    mine = Signature(recorded.api, tuple(p for p in recorded.params if p.name not in ignored))
+    theirs = ApiSignatures(
+        [
+            RealSignature(tuple(p for p in o.params if p.name not in ignored), o.source)
+            for o in actual.overloads
+        ],
+        actual.namespaces,
+    )
+    return mine, theirs
 
 
 def _opaque_defaults(actual: ApiSignatures, names: list[str]) -> set[str]:

@@ -78,6 +78,10 @@ class CodeCase:
     when: str | None = None
     torch: list[str] | None = None
     paddle: list[str] | None = None
+    torch_numbers: list[int] = field(default_factory=list)
+    """The page line of each line of ``torch``."""
+    paddle_numbers: list[int] = field(default_factory=list)
+    """The page line of each line of ``paddle``."""
 
 
 @dataclass
@@ -95,6 +99,8 @@ class SplitBlock:
     """Labels that are not the specification's (a bare side name, a free comment)."""
     unmarked: list[str] = field(default_factory=list)
     """The code of a block without any label (prose lines taken out)."""
+    unmarked_numbers: list[int] = field(default_factory=list)
+    """The page line of each line of ``unmarked``."""
 
 
 def _marker(line: str, loose: bool = False) -> Marker | None:
@@ -159,9 +165,9 @@ def split_block(code: str, first_line: int) -> SplitBlock:
             result = loose
     if not result.cases:
         prose = {number for number, _ in result.prose}
-        result.unmarked = [
-            line for index, line in enumerate(lines) if first_line + index not in prose
-        ]
+        kept = [index for index in range(len(lines)) if first_line + index not in prose]
+        result.unmarked = [lines[index] for index in kept]
+        result.unmarked_numbers = [first_line + index for index in kept]
         result.stray = []
     return result
 
@@ -185,13 +191,17 @@ def _split(lines: list[str], first_line: int, loose: bool) -> SplitBlock:
             result.cases.append(current)
             when = None
             side = marker.side
-            current.torch = marker.first_lines if side == "torch" else None
-            current.paddle = marker.first_lines if side == "paddle" else None
+            first = marker.first_lines
+            current.torch = first if side == "torch" else None
+            current.paddle = first if side == "paddle" else None
+            numbers = current.torch_numbers if side == "torch" else current.paddle_numbers
+            numbers += [number] * len(first)
         elif marker is not None and current is not None:
             if current.paddle is not None:
                 current = CodeCase(number, None)
                 result.cases.append(current)
             current.paddle = marker.first_lines
+            current.paddle_numbers = [number] * len(current.paddle)
             side = "paddle"
         elif (condition := _leads_torch(lines, index, loose)) is not None:
             when = condition
@@ -201,9 +211,18 @@ def _split(lines: list[str], first_line: int, loose: bool) -> SplitBlock:
             target = current.torch if side == "torch" else current.paddle
             if target is not None:
                 target.append(line)
+                (current.torch_numbers if side == "torch" else current.paddle_numbers).append(
+                    number
+                )
         elif line.strip():
             result.stray.append((number, line.rstrip()))
     return result
+
+
+def code_numbers(lines: list[str], numbers: list[int]) -> list[int]:
+    """The page lines of the lines :func:`code_text` keeps (blank lines around go)."""
+    filled = [index for index, line in enumerate(lines) if line.strip()]
+    return numbers[filled[0] : filled[-1] + 1] if filled else []
 
 
 def code_text(lines: list[str]) -> str:

@@ -32,7 +32,7 @@ from apimap.publish.importer.blocks import (
     scan,
 )
 from apimap.publish.importer.category_names import CategoryName, category_name, key
-from apimap.publish.importer.code import code_text, split_block
+from apimap.publish.importer.code import code_numbers, code_text, split_block
 from apimap.publish.importer.inline import (
     Link,
     code_spans,
@@ -74,6 +74,7 @@ from apimap.record.import_codes import (
     VARIANT_SENTENCE,
     Severity,
 )
+from apimap.record.location import Path as DataPath
 from apimap.record.model import Record
 from apimap.record.paths import API_NAME
 from apimap.record.phrases import TODO_MARKER
@@ -124,6 +125,9 @@ class _Case:
     when: str | None
     torch: str | None
     paddle: str | None
+    torch_lines: list[int] = field(default_factory=list)
+    """The page line of each line of ``torch``."""
+    paddle_lines: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -146,6 +150,10 @@ class PageResult:
 
     record: Record | None
     problems: list[Problem]
+    code_lines: dict[DataPath, list[int]] = field(default_factory=dict)
+    """Where the record's code came from: the page line of each line of a signature
+    (``("torch_signature", 0)``) and of each side of an example case
+    (``("examples", 0, "cases", 1, "paddle")``), for reporting what running it finds."""
 
 
 class _Failed(Exception):
@@ -222,12 +230,14 @@ def _side(lines: list[str] | None) -> str | None:
     return text or None
 
 
-def _signatures(fence: Fence) -> tuple[list[str], list[Problem]]:
-    """The signatures of a signature block: one per call (a block may hold overloads), each as
-    one line; comments are taken out (those that only number the overloads are dropped)."""
-    signatures: list[str] = []
+def _signatures(fence: Fence) -> tuple[list[tuple[int, str]], list[Problem]]:
+    """The signatures of a signature block with their first page line: one per call (a block
+    may hold overloads), each as one line; comments are taken out (those that only number the
+    overloads are dropped)."""
+    signatures: list[tuple[int, str]] = []
     problems: list[Problem] = []
     current: list[str] = []
+    start = fence.line + 1
     depth = 0
     for offset, line in enumerate(fence.code.split("\n")):
         text = line.strip()
@@ -237,14 +247,16 @@ def _signatures(fence: Fence) -> tuple[list[str], list[Problem]]:
             continue
         if not text:
             continue
+        if not current:
+            start = fence.line + 1 + offset
         current.append(text)
         code = _STRING.sub("", text)
         depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
         if depth <= 0:
-            signatures.append(_signature("\n".join(current)))
+            signatures.append((start, _signature("\n".join(current))))
             current, depth = [], 0
     if current:
-        signatures.append(_signature("\n".join(current)))
+        signatures.append((start, _signature("\n".join(current))))
     return signatures, problems
 
 
@@ -272,6 +284,8 @@ class _PageReader:
         self.no_rewrite: Paragraph | None = None
         self.notes: list[_Note] = []
         self.when: tuple[int, str] | None = None
+        self.signature_lines: dict[str, list[int]] = {"torch": [], "paddle": []}
+        """The page line of each signature of ``torch_signatures`` and ``paddle_signatures``."""
         self.extra: tuple[Heading, list[str]] | None = None
         """A section the layout does not have: its heading and the source of what it holds."""
         self.examples_level: int | None = None
@@ -504,7 +518,8 @@ class _PageReader:
             signatures, problems = _signatures(fence)
             self.problems += problems
             target = self.torch_signatures if self.state == "torch" else self.paddle_signatures
-            target += signatures
+            target += [text for _, text in signatures]
+            self.signature_lines[self.state] += [line for line, _ in signatures]
         elif self.state in ("examples", "notes"):
             self._code(fence)
         else:
@@ -531,10 +546,13 @@ class _PageReader:
             case_when = case.when or (when if not cases else None)
             torch, paddle = _side(case.torch), _side(case.paddle)
             if torch is not None or paddle is not None:
-                cases.append(_Case(case.line, case_when, torch, paddle))
+                torch_lines = code_numbers(case.torch or [], case.torch_numbers)
+                paddle_lines = code_numbers(case.paddle or [], case.paddle_numbers)
+                cases.append(_Case(case.line, case_when, torch, paddle, torch_lines, paddle_lines))
         unmarked = _side(split.unmarked)
         if unmarked is not None:
-            cases.append(_Case(fence.line + 1, when, None, unmarked))
+            numbers = code_numbers(split.unmarked, split.unmarked_numbers)
+            cases.append(_Case(fence.line + 1, when, None, unmarked, [], numbers))
         if not cases:
             if not split.stray and not split.prose:
                 self.problems.append(Problem(UNSPLIT_CODE, fence.line, kept=fence.code or None))
@@ -628,7 +646,10 @@ def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph
 
 
 def _example_fields(
-    example: _Example, rows: list[dict[str, Any]], spellings: dict[str, str]
+    example: _Example,
+    rows: list[dict[str, Any]],
+    spellings: dict[str, str],
+    sources: dict[int, _Case],
 ) -> dict[str, Any]:
     """An example; a purpose equal to the row's meaning is left to the renderer. A heading that
     names varargs without their stars (``size：…`` for ``*size``) takes the signature's spelling."""
@@ -640,7 +661,8 @@ def _example_fields(
         row = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
     if row is not None and purpose == row.get("desc"):
         purpose = None
-    fields = {"param": param, "purpose": purpose, "cases": [_case_fields(c) for c in example.cases]}
+    cases = [_case_fields(case, sources) for case in example.cases]
+    fields = {"param": param, "purpose": purpose, "cases": cases}
     return {key: value for key, value in fields.items() if value is not None}
 
 
@@ -651,9 +673,40 @@ def _torch_names(torch: str | list[str] | None) -> list[str]:
     return [torch] if isinstance(torch, str) else list(torch)
 
 
-def _case_fields(case: _Case) -> dict[str, str]:
+def _case_fields(case: _Case, sources: dict[int, _Case]) -> dict[str, str]:
+    """A case's fields; ``sources`` learns which case of the page they came from."""
     fields = {"when": case.when, "torch": case.torch, "paddle": case.paddle}
-    return {key: value for key, value in fields.items() if value is not None}
+    kept = {key: value for key, value in fields.items() if value is not None}
+    sources[id(kept)] = case
+    return kept
+
+
+def _code_lines(
+    reader: _PageReader, data: RecordData, sources: dict[int, _Case]
+) -> dict[DataPath, list[int]]:
+    """The page lines of the record's signatures and example code (see ``PageResult``)."""
+    lines: dict[DataPath, list[int]] = {}
+    for side in ("torch", "paddle"):
+        found = reader.signature_lines[side]
+        if len(found) == 1:
+            lines[(f"{side}_signature",)] = found
+        for index, line in enumerate(found if len(found) > 1 else []):
+            lines[(f"{side}_signature", index)] = [line]
+    places: list[tuple[DataPath, dict[str, Any]]] = []
+    for index, example in enumerate(data.fields.get("examples", [])):
+        places += [
+            (("examples", index, "cases", number), case)
+            for number, case in enumerate(example.get("cases", []))
+        ]
+    for index, note in enumerate(data.fields.get("notes", [])):
+        if "example" in note:
+            places.append((("notes", index, "example"), note["example"]))
+    for path, case in places:
+        source = sources.get(id(case))
+        if source is not None:
+            lines[(*path, "torch")] = source.torch_lines
+            lines[(*path, "paddle")] = source.paddle_lines
+    return lines
 
 
 def _decide_summary(
@@ -809,11 +862,13 @@ def _without_bare_names(reader: _PageReader) -> None:
     )
     if bare:
         reader.torch_signatures = []
+        reader.signature_lines["torch"] = []
         if reader.api_type is None:
             member = derived.is_class_member(reader.api)
             reader.api_type = (ApiType.ATTRIBUTE if member else ApiType.CONSTANT).value
     if reader.paddle_signatures and all(_BARE_NAME.match(t) for t in reader.paddle_signatures):
         reader.paddle_signatures = []
+        reader.signature_lines["paddle"] = []
 
 
 def _assemble(reader: _PageReader) -> PageResult:
@@ -869,16 +924,17 @@ def _assemble(reader: _PageReader) -> PageResult:
     for draft in drafts:
         data.item("params", draft.fields, draft.line)
     rows = data.fields.get("params", [])
+    sources: dict[int, _Case] = {}
     for example in reader.examples:
         if example.cases:
-            spelt = _example_fields(example, rows, _spellings(reader.torch_signatures))
+            spelt = _example_fields(example, rows, _spellings(reader.torch_signatures), sources)
             data.item("examples", spelt, example.line)
         elif example.heading is not None:
             problems.append(Problem(UNMAPPED_TEXT, example.line, kept=example.heading))
     for note in reader.notes:
         fields: dict[str, Any] = {"text": note.text}
         if note.case is not None:
-            fields["example"] = _case_fields(note.case)
+            fields["example"] = _case_fields(note.case, sources)
         data.item("notes", fields, note.line)
     validated = validate_data(data)
     problems += validated.problems
@@ -898,7 +954,7 @@ def _assemble(reader: _PageReader) -> PageResult:
     problems += _defaults_problems(record, kept_rows)
     if reader.no_rewrite is not None and not wording.says_no_rewrite(record):
         problems.append(Problem(UNMAPPED_TEXT, reader.no_rewrite.line, kept=reader.no_rewrite.text))
-    return PageResult(record, problems)
+    return PageResult(record, problems, _code_lines(reader, data, sources))
 
 
 def read_page(text: str) -> PageResult:
