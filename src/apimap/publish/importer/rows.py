@@ -166,9 +166,18 @@ def _meaning_and_difference(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+_EACH_SIDE = re.compile(
+    r"(?:PyTorch|Pytorch|pytorch|torch)\s*(?:的\s*\S+?\s*)?(?P<verb>为|取值|是|支持|返回|使用|表示|传入)"
+    r"[^，。；;]*[，；;]\s*(?:PaddlePaddle|Paddle|paddle)\s*(?:的\s*\S+?\s*)?(?P=verb)"
+)
+"""``PyTorch 取值 bool 类型，Paddle 取值 L, U``: each side said in a clause of its own."""
+
+
 def describes_difference(text: str) -> bool:
-    """A remark without a phrase that still says how the two sides differ."""
-    return bool(_SIDE_WORD.search(text) and _DIFFERENCE_WORD.search(text))
+    """A remark without a phrase that still says how the two sides differ: with words of a
+    difference, or by saying what each side does (``PyTorch 为 …，Paddle 为 …``)."""
+    sides = _SIDE_WORD.search(text)
+    return bool(sides and (_DIFFERENCE_WORD.search(text) or _EACH_SIDE.search(text)))
 
 
 def _name_problems(line: int, cells: list[str], source: str) -> list[Problem]:
