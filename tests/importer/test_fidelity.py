@@ -31,7 +31,8 @@ The pages, by class:
   layout does not have, reported once with all it holds), ``example_section_misspelt``
   (转写实例 read as 转写示例 and reported);
 * nothing silently fixed: ``difference_without_phrase`` (a remark that says how usage differs,
-  with words of a difference or side by side, but has no phrase), ``empty_link`` (an API heading that links nowhere), ``missing_final_stop``,
+  with words of a difference or side by side, but has no phrase), ``empty_link`` (an API
+  heading that links nowhere), ``missing_final_stop``,
   ``phrase_spelling``, ``font_tags`` (a tag around a name is reported, but the older guide's
   ``<font color='red'>`` highlighting goes silently), ``prose_in_code``, ``legacy_category``,
   ``contradictory_defaults``, ``extra_section``, ``unclosed_fence``, ``deletable``.
