@@ -29,7 +29,9 @@ The pages, by class:
 * sections: ``example_section_missing`` (examples without their 转写示例 heading, reported once;
   a condition line without its colon; a remark after the code kept as a note; a section the
   layout does not have, reported once with all it holds), ``example_section_misspelt``
-  (转写实例 read as 转写示例 and reported);
+  (转写实例 read as 转写示例 and reported), ``example_unnamed`` (a heading that names no
+  parameter, on a page with one rewritten row whose parameter the code passes: that row's
+  example, IM111; ``out 结果…`` without the colon names it);
 * nothing silently fixed: ``difference_without_phrase`` (a remark that says how usage differs,
   with words of a difference or side by side, but has no phrase), ``empty_link`` (an API
   heading that links nowhere), ``missing_final_stop``,

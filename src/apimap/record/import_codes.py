@@ -100,6 +100,11 @@ ODD_LABEL = Reason(
 EMPTY_LINK = Reason(
     "IM110", Severity.VIOLATION, "API 标题的链接为空 (the API heading links to nothing)"
 )
+UNNAMED_EXAMPLE = Reason(
+    "IM111",
+    Severity.VIOLATION,
+    "转写示例的标题没有写明参数名 (the example's heading does not name its parameter)",
+)
 
 LEGACY_CATEGORY = Reason(
     "IM201", Severity.VIOLATION, "旧的分类名称，已换成现行分类 (legacy category name replaced)"
@@ -180,6 +185,7 @@ ALL_REASONS = [
     RETURN_LABEL,
     ODD_LABEL,
     EMPTY_LINK,
+    UNNAMED_EXAMPLE,
     LEGACY_CATEGORY,
     NO_PHRASE,
     MERGED_SUMMARY,

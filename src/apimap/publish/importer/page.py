@@ -14,7 +14,9 @@ Anything else is kept and reported (:mod:`apimap.publish.importer.problems`).
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +72,7 @@ from apimap.record.import_codes import (
     UNKNOWN_CATEGORY,
     UNMAPPED_ROW,
     UNMAPPED_TEXT,
+    UNNAMED_EXAMPLE,
     UNSPLIT_CODE,
     VARIANT_SENTENCE,
     Severity,
@@ -78,6 +81,7 @@ from apimap.record.location import Path as DataPath
 from apimap.record.model import Record
 from apimap.record.paths import API_NAME
 from apimap.record.phrases import TODO_MARKER
+from apimap.record.signature import ParamKind, Signature
 
 _TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
 _API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")
@@ -650,20 +654,89 @@ def _example_fields(
     rows: list[dict[str, Any]],
     spellings: dict[str, str],
     sources: dict[int, _Case],
+    category: Category,
+    problems: list[Problem],
+    api: str = "",
+    signature: Signature | None = None,
 ) -> dict[str, Any]:
     """An example; a purpose equal to the row's meaning is left to the renderer. A heading that
-    names varargs without their stars (``size：…`` for ``*size``) takes the signature's spelling."""
+    names varargs without their stars (``size：…`` for ``*size``) takes the signature's spelling.
+    An example whose heading names no parameter, on a page where only one row is rewritten and
+    whose code passes that parameter, is that row's (IM111 says the heading should name it)."""
     param, purpose = _split_heading(example.heading) if example.heading else (None, None)
+    if param is None and purpose is not None:
+        param, purpose = _spaced_heading(purpose, rows, spellings)
+    returns = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
+    if param is None and returns is None and category.group <= 3:
+        param = _only_rewritten(rows)
+        if param is not None and not all(
+            case.torch and _passes(case.torch, api, param, signature) for case in example.cases
+        ):
+            param = None
+        if param is not None:
+            detail = f"应为「{param}：…」(the heading should name `{param}`)"
+            problems.append(Problem(UNNAMED_EXAMPLE, example.line, detail, example.heading))
     if param is not None:
         param = spellings.get(param, param)
         row = next((r for r in rows if param in _torch_names(r.get("torch"))), None)
     else:
-        row = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
+        row = returns
     if row is not None and purpose == row.get("desc"):
         purpose = None
     cases = [_case_fields(case, sources) for case in example.cases]
     fields = {"param": param, "purpose": purpose, "cases": cases}
     return {key: value for key, value in fields.items() if value is not None}
+
+
+def _spaced_heading(
+    heading: str, rows: list[dict[str, Any]], spellings: dict[str, str]
+) -> tuple[str | None, str | None]:
+    """``t 浮点张量类型``: a row's parameter and its purpose without the colon."""
+    first, _, rest = heading.partition(" ")
+    names = {name for row in rows for name in _torch_names(row.get("torch"))}
+    if rest.strip() and spellings.get(first, first) in names:
+        return first, rest.strip()
+    return None, heading
+
+
+def _passes(code: str, api: str, param: str, signature: Signature | None) -> bool:
+    """Whether ``code`` calls ``api`` (or the method of that name) passing ``param``, by
+    keyword or at its position."""
+    try:
+        tree = ast.parse(textwrap.dedent(code))
+    except SyntaxError:
+        return False
+    name = param.lstrip("*")
+    member = api.rsplit(".", 1)[-1]
+    positional = [
+        p.name
+        for p in (signature.params if signature else ())
+        if p.kind in (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
+        or p.kind is ParamKind.VAR_POSITIONAL
+    ]
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called = ast.unparse(node.func)
+        if called != api and not called.endswith(f".{member}"):
+            continue
+        if any(keyword.arg == name for keyword in node.keywords):
+            return True
+        if name in positional and len(node.args) > positional.index(name):
+            return True
+    return False
+
+
+def _only_rewritten(rows: list[dict[str, Any]]) -> str | None:
+    """The torch parameter of the one row that is rewritten, when there is exactly one."""
+    rewritten = [
+        row
+        for row in rows
+        if row.get("action") == "rewrite"
+        and row.get("kind") in ("torch_only", "usage_diff", "type_diff")
+        and _torch_names(row.get("torch"))
+    ]
+    return _torch_names(rewritten[0].get("torch"))[0] if len(rewritten) == 1 else None
 
 
 def _torch_names(torch: str | list[str] | None) -> list[str]:
@@ -927,7 +1000,16 @@ def _assemble(reader: _PageReader) -> PageResult:
     sources: dict[int, _Case] = {}
     for example in reader.examples:
         if example.cases:
-            spelt = _example_fields(example, rows, _spellings(reader.torch_signatures), sources)
+            spelt = _example_fields(
+                example,
+                rows,
+                _spellings(reader.torch_signatures),
+                sources,
+                category,
+                problems,
+                reader.api,
+                next(filter(None, map(derived.parse, reader.torch_signatures)), None),
+            )
             data.item("examples", spelt, example.line)
         elif example.heading is not None:
             problems.append(Problem(UNMAPPED_TEXT, example.line, kept=example.heading))
