@@ -3,6 +3,9 @@
 The specification's torch 参数更多 template lists a varargs parameter that paddle takes as a
 list (``*size`` -> ``shape``, 需要转写) among its rows: a page may file such a row under
 torch 参数更多 as well as under 参数不一致.
+
+A torch attribute (or constant) mapped onto a paddle method that must be called differs in
+usage whatever the rows say: it is not category 1.
 """
 
 from __future__ import annotations
@@ -34,6 +37,11 @@ def _varargs_as_list(row: ParamRow) -> bool:
     )
 
 
+def _attribute_to_call(ctx: RecordContext) -> bool:
+    """The torch API is read as an attribute, the paddle one is called (it has a signature)."""
+    return not ctx.record.api_type.callable and bool(ctx.record.paddle_overloads)
+
+
 def _as_torch_more(ctx: RecordContext) -> Category:
     """The category the rows imply when varargs-as-list rows count as torch 参数更多."""
     return computed_category(
@@ -56,6 +64,13 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
             f"缺少 `category`，参数映射推导为「{computed.label}」"
             f"(no category; the rows imply {computed.value})",
             "运行 apimap check --fix 填写推导出的分类；第 4–7 类需手写 (run check --fix)",
+        )
+    elif declared.group == 1 and _attribute_to_call(ctx):
+        yield Finding(
+            ctx.loc("category"),
+            f"声明为「{declared.label}」，但 PyTorch 的属性对应 Paddle 需要调用的方法，属于用法不一致 "
+            f"(declared {declared.value}; an attribute mapped onto a method call differs in usage)",
+            "改为 `category: input_usage_diff` (use input_usage_diff)",
         )
     elif declared.computable and computed is not declared:
         yield Finding(
