@@ -36,7 +36,8 @@ The pages, by class:
   with words of a difference or side by side, but has no phrase), ``empty_link`` (an API
   heading that links nowhere), ``missing_final_stop``,
   ``phrase_spelling``, ``font_tags`` (a tag around a name is reported, but the older guide's
-  ``<font color='red'>`` highlighting goes silently), ``prose_in_code``, ``legacy_category``,
+  ``<font color='red'>`` highlighting goes silently), ``prose_in_code`` (a line of prose is taken out of the code; a line of code with a
+  full-width comma stays code, and AM232 reports it), ``legacy_category``,
   ``contradictory_defaults``, ``extra_section``, ``unclosed_fence``, ``deletable``.
 
 Left out of the check lines are the three errors every freshly imported record has whatever its

@@ -119,10 +119,20 @@ def _marker(line: str, loose: bool = False) -> Marker | None:
     return None
 
 
+_STRINGS_AND_COMMENTS = re.compile(r"'[^']*'|\"[^\"]*\"|#.*$")
+_FULL_WIDTH_MARKS = frozenset("，。：；（）！？、")
+_CODE_SHAPE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[=]")
+
+
 def is_prose(line: str) -> bool:
-    """Chinese text outside string literals and comments: a line of Python code never has it."""
+    """Chinese text outside string literals and comments: a line of Python code never has it.
+    A line of code with a full-width mark in it (``f(a，b)``) is code with a typo, not prose."""
     text = line.strip()
     if not text or text.startswith("#") or not has_cjk(text):
+        return False
+    bare = _STRINGS_AND_COMMENTS.sub("", text)
+    marks = [char for char in bare if has_cjk(char)]
+    if marks and set(marks) <= _FULL_WIDTH_MARKS and _CODE_SHAPE.search(bare):
         return False
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
