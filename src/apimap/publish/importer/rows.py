@@ -96,6 +96,18 @@ def _setting(kind: RowKind, setting: str | None) -> dict[str, str]:
     return {} if patterns.is_phrase(setting, standard) else {"setting": setting}
 
 
+def _keeps_default(setting: str) -> bool:
+    """A setting that is only the keep-default phrase worded otherwise (``保持默认即可``)."""
+    found = variants.fragments(setting)
+    return (
+        len(found) == 1
+        and found[0].role is Role.KEEP_DEFAULT
+        and found[0].variant
+        and not setting[: found[0].start].strip(_PIECE_EDGES)
+        and not setting[found[0].end :].strip(_PIECE_EDGES)
+    )
+
+
 _SET_TO = re.compile(
     "^" + re.escape(phrases.SET_TO).replace(re.escape("{value}"), "`(?P<value>[^`]+)`") + "$"
 )
@@ -269,13 +281,18 @@ def _read_remark(
         if groups.get("desc") is not None and groups.get("diff") is not None:
             span = remark[match.start("desc") : match.end("diff")].strip()
         desc, diff = _where_difference_starts(desc, _clean(groups.get("diff")), span)
+        setting = _clean(groups.get("setting"))
+        if kind is RowKind.PADDLE_ONLY and setting is not None and _keeps_default(setting):
+            detail = f"kind: {kind}；短语写法与规范不同 (variant wording)：「{setting}」→「{phrases.KEEP_DEFAULT}」"
+            problems.append(Problem(NO_PHRASE, line, detail, kept=remark))
+            setting = None
         fields = {
             "torch": torch,
             "paddle": paddle,
             "kind": kind.value,
             "desc": desc,
             "diff": diff,
-            **_setting(kind, _clean(groups.get("setting"))),
+            **_setting(kind, setting),
             **_actions(pattern.action, groups),
             "note": _clean(groups.get("note")),
         }
