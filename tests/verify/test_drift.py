@@ -74,3 +74,26 @@ def test_default_drift_and_missing_default() -> None:
     [(code, detail)] = _codes("torch.sum(input, dim, keepdim, *, dtype=None)")
     assert code == "AM803"
     assert "记录无默认值" in detail
+
+
+RANGE = ApiSignatures(
+    [
+        RealSignature(
+            (
+                RealParam("start", P),
+                RealParam("end", P),
+                RealParam("step", P, Default("1", 1)),
+            ),
+            "docstring",
+        )
+    ]
+)
+
+
+def test_a_documented_leading_default_is_not_compared() -> None:
+    """``torch.range(start=0, end, step=1)``: the documentation's way of saying start may be
+    left out, which the library's readers drop; a later default is still compared."""
+    compared = compare(parse_signature("torch.range(start=0, end, step=1)"), RANGE, "torch.range")
+    assert compared == []
+    [drift] = compare(parse_signature("torch.range(start=0, end, step=2)"), RANGE, "torch.range")
+    assert drift.code == "AM803"

@@ -66,6 +66,49 @@ class Signature:
         return self._by_spelling.get(spelled)
 
 
+def split_parameters(text: str) -> list[str]:
+    """The top-level parts of ``a, b=(1, 2), c='x,y'`` (brackets and quotes respected)."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    quote: str | None = None
+    for char in text:
+        if quote is not None:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current).strip())
+    return [part for part in parts if part]
+
+
+def _leading_defaults(parameters: str) -> tuple[str, dict[str, str]]:
+    """``(start=0, end, step=1)`` -> ``(start, end, step=1)`` and ``{"start": "0"}``.
+
+    Documentation writes an optional leading parameter with its default before a required one
+    (``torch.range(start=0, end, ...)``), which Python cannot say; the default is kept apart
+    and given back to the parameter after parsing."""
+    parts = split_parameters(parameters[1:-1])
+    positional_end = next((i for i, part in enumerate(parts) if part.startswith("*")), len(parts))
+    required = [i for i in range(positional_end) if "=" not in parts[i]]
+    last_required = required[-1] if required else -1
+    leading: dict[str, str] = {}
+    for index in range(last_required):
+        name, equals, default = parts[index].partition("=")
+        if equals:
+            leading[name.strip()] = default.strip()
+            parts[index] = name.strip()
+    return "(" + ", ".join(parts) + ")", leading
+
+
 class SignatureError(ValueError):
     """The text is not ``dotted.name(parameters)``."""
 
@@ -93,12 +136,18 @@ def parse_signature(text: str) -> Signature:
 
     parameters = _REPR.sub(placeholder, parameters)
     definition = f"def _{parameters}: pass"
+    leading: dict[str, str] = {}
     try:
         module = pycode.parse_module(definition)
     except SyntaxError as exc:
-        raise SignatureError(
-            f"参数列表不是合法的 Python：{exc.msg} (invalid parameter list)"
-        ) from None
+        parameters, leading = _leading_defaults(parameters)
+        definition = f"def _{parameters}: pass"
+        try:
+            module = pycode.parse_module(definition)
+        except SyntaxError:
+            raise SignatureError(
+                f"参数列表不是合法的 Python：{exc.msg} (invalid parameter list)"
+            ) from None
     function = module.body[0]
     assert isinstance(function, ast.FunctionDef)
     encoded = definition.encode()
@@ -110,7 +159,12 @@ def parse_signature(text: str) -> Signature:
         text = encoded[node.col_offset : node.end_col_offset].decode()
         return reprs.get(text, text)
 
-    params = params_of(function.args, spell)
+    params = [
+        Param(p.name, p.kind, reprs.get(leading[p.name], leading[p.name]))
+        if p.name in leading
+        else p
+        for p in params_of(function.args, spell)
+    ]
     names = [param.name for param in params]
     for name in names:
         if names.count(name) > 1:
