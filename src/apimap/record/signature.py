@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +15,12 @@ from apimap.record import pycode
 _VARARGS = re.compile(r"[(,]\s*\*\s*[A-Za-z_]")
 _BARE_STAR = re.compile(r",\s*\*\s*(?=[,)])")
 _REPR = re.compile(r"<[^<>()]*>")
+_KEYWORD_NAME = re.compile(
+    r"([(,]\s*)(" + "|".join(sorted(keyword.kwlist, key=len, reverse=True)) + r")(?=\s*[=,)])"
+)
+"""A parameter named like a Python keyword, as documentation writes one
+(``torch.Tensor.uniform_(from=0, to=1)``)."""
+_KEYWORD_MARK = "__apimap_keyword__"
 """A default shown as its ``repr``, such as ``<RedOpType.SUM: 0>``: not Python, kept as text."""
 
 
@@ -141,6 +148,9 @@ def parse_signature(text: str) -> Signature:
         module = pycode.parse_module(definition)
     except SyntaxError as exc:
         parameters, leading = _leading_defaults(parameters)
+        parameters = _KEYWORD_NAME.sub(
+            lambda m: f"{m.group(1)}{_KEYWORD_MARK}{m.group(2)}", parameters
+        )
         definition = f"def _{parameters}: pass"
         try:
             module = pycode.parse_module(definition)
@@ -159,12 +169,12 @@ def parse_signature(text: str) -> Signature:
         text = encoded[node.col_offset : node.end_col_offset].decode()
         return reprs.get(text, text)
 
-    params = [
-        Param(p.name, p.kind, reprs.get(leading[p.name], leading[p.name]))
-        if p.name in leading
-        else p
-        for p in params_of(function.args, spell)
-    ]
+    params = []
+    for param in params_of(function.args, spell):
+        name = param.name.removeprefix(_KEYWORD_MARK)
+        default = leading.get(name)
+        shown = param.default if default is None else reprs.get(default, default)
+        params.append(Param(name, param.kind, shown))
     names = [param.name for param in params]
     for name in names:
         if names.count(name) > 1:
