@@ -26,7 +26,9 @@ The pages, by class:
   ``loose_defaults`` (the older guide's 参数默认值不一致 wording is read
   silently; 仅参数名不同 and 默认值不同 are variants);
 * ``composite_summary``: the 组合替代实现 template's description and formula are one summary
-  (no IM203); its lead sentence worded otherwise is reported (IM206);
+  (no IM203); its lead sentence worded otherwise is reported (IM206); ``composite_block``: code
+  with side labels under the API heading is the example, not signatures (its missing 转写示例
+  heading is reported);
 * sections: ``example_section_missing`` (examples without their 转写示例 heading, reported once;
   a condition line without its colon; a remark after the code kept as a note; a section the
   layout does not have, reported once with all it holds), ``example_section_misspelt``

@@ -164,12 +164,12 @@ def _leads_torch(lines: list[str], index: int, loose: bool) -> str | None:
     return condition.group("when") if "when" in condition.groupdict() else condition.group("text")
 
 
-def split_block(code: str, first_line: int) -> SplitBlock:
+def split_block(code: str, first_line: int, loose: bool = True) -> SplitBlock:
     """Cases of the block whose first code line is ``first_line`` in the page: by the
-    specification's labels, or else by bare and free labels (see the module)."""
+    specification's labels, or else (``loose``) by bare and free labels (see the module)."""
     lines = code.split("\n")
     result = _split(lines, first_line, loose=False)
-    if not result.cases:
+    if not result.cases and loose:
         loose = _split(lines, first_line, loose=True)
         if loose.cases:
             result = loose

@@ -518,7 +518,13 @@ class _PageReader:
     def _fence(self, fence: Fence) -> None:
         if self.state == "generated":
             return
-        if self.state in ("torch", "paddle"):
+        if self.state in ("torch", "paddle") and self._example_code(fence):
+            detail = "缺少「转写示例」一节的标题 (no 转写示例 heading before the examples)"
+            self.problems.append(Problem(UNMAPPED_TEXT, fence.line, detail))
+            self.state = "examples"
+            self.examples_level = self.sides[0][0].level if self.sides else None
+            self._code(fence)
+        elif self.state in ("torch", "paddle"):
             signatures, problems = _signatures(fence)
             self.problems += problems
             target = self.torch_signatures if self.state == "torch" else self.paddle_signatures
@@ -528,6 +534,16 @@ class _PageReader:
             self._code(fence)
         else:
             self.lose(fence)
+
+    def _example_code(self, fence: Fence) -> bool:
+        """A block under an API heading that is example code, not signatures: it has side
+        labels, or it follows the side's signatures and holds statements rather than calls
+        (a 组合替代实现 page's implementation)."""
+        if split_block(fence.code, fence.line + 1, loose=False).cases:
+            return True
+        read = self.torch_signatures if self.state == "torch" else self.paddle_signatures
+        signatures, _ = _signatures(fence)
+        return bool(read) and not all(_SIGNATURE_SHAPE.match(text) for _, text in signatures)
 
     def _code(self, fence: Fence) -> None:
         split = split_block(fence.code, fence.line + 1)
@@ -924,6 +940,8 @@ def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
 
 
 _BARE_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+_SIGNATURE_SHAPE = re.compile(r"^[A-Za-z_][\w.]*\s*(?:\(.*\))?$")
+"""A signature (``api(params)``) or a bare name: not an assignment, an import or a block."""
 """A "signature" that is only a name: the page of an attribute or a constant."""
 
 
