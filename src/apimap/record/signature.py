@@ -15,6 +15,7 @@ from apimap.record import pycode
 _VARARGS = re.compile(r"[(,]\s*\*\s*[A-Za-z_]")
 _BARE_STAR = re.compile(r",\s*\*\s*(?=[,)])")
 _REPR = re.compile(r"<[^<>()]*>")
+_ATTRIBUTE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _KEYWORD_NAME = re.compile(
     r"([(,]\s*)(" + "|".join(sorted(keyword.kwlist, key=len, reverse=True)) + r")(?=\s*[=,)])"
 )
@@ -122,8 +123,11 @@ class SignatureError(ValueError):
 
 @lru_cache(maxsize=8192)
 def parse_signature(text: str) -> Signature:
-    """Parse ``dotted.name(a, b=1, *, c=None)``; raise :class:`SignatureError`."""
+    """Parse ``dotted.name(a, b=1, *, c=None)``, or an attribute's bare ``dotted.name``
+    (no parameters); raise :class:`SignatureError`."""
     source = " ".join(text.split())
+    if _ATTRIBUTE.match(source):
+        return Signature(source, ())  # an attribute's "signature" is its name
     open_paren = source.find("(")
     if open_paren <= 0 or not source.endswith(")"):
         raise SignatureError("应为 `名称(参数, ...)` 的形式 (expected `name(params)`)")
