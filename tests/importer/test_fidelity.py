@@ -17,7 +17,8 @@ The pages, by class:
   the missing action is AM216's), ``member_to_function``, ``self_param_row`` (a row for the paddle parameter that receives the
   tensor, which the specification says to leave out), ``return_label``, ``signature_overloads``, ``optional_vs_required``;
 * rules that were too strict: ``return_label`` (one row, two paddle parameters), ``third_party``,
-  ``attribute_page``, ``real_name_param``, ``equal_defaults`` and ``contradictory_defaults``
+  ``attribute_page``, ``enum_class`` (an enumeration class named without a signature, its
+  members in the table), ``real_name_param``, ``equal_defaults`` and ``contradictory_defaults``
   (defaults compared as values), ``absent_default`` (无默认值), ``conditional_remark``,
   ``wrong_category`` (the cause reported once);
 * phrases worded loosely (read, taken out of the meaning, the variant reported as IM202):

@@ -170,9 +170,9 @@ def split_block(code: str, first_line: int, loose: bool = True) -> SplitBlock:
     lines = code.split("\n")
     result = _split(lines, first_line, loose=False)
     if not result.cases and loose:
-        loose = _split(lines, first_line, loose=True)
-        if loose.cases:
-            result = loose
+        labelled = _split(lines, first_line, loose=True)
+        if labelled.cases:
+            result = labelled
     if not result.cases:
         prose = {number for number, _ in result.prose}
         kept = [index for index in range(len(lines)) if first_line + index not in prose]

@@ -947,7 +947,9 @@ _SIGNATURE_SHAPE = re.compile(r"^[A-Za-z_][\w.]*\s*(?:\(.*\))?$")
 
 def _without_bare_names(reader: _PageReader) -> None:
     """An attribute or a constant has no signature: a block holding only its name
-    (``torch.Tensor.T``, ``torch.float16``) says which it is (a class member is an attribute).
+    (``torch.Tensor.T``, ``torch.float16``) says which it is (a class member is an attribute;
+    a name like a class's, ``torch.distributed.ReduceOp``, is an enumeration class whose rows
+    are its members).
     A paddle attribute that a callable torch API maps onto keeps its name as its signature."""
     bare = bool(reader.torch_signatures) and all(
         _BARE_NAME.match(text) for text in reader.torch_signatures
@@ -957,7 +959,9 @@ def _without_bare_names(reader: _PageReader) -> None:
         reader.signature_lines["torch"] = []
         if reader.api_type is None:
             member = derived.is_class_member(reader.api)
-            reader.api_type = (ApiType.ATTRIBUTE if member else ApiType.CONSTANT).value
+            named_as_class = reader.api.rsplit(".", 1)[-1][:1].isupper()
+            kind = ApiType.CLASS if named_as_class else ApiType.CONSTANT
+            reader.api_type = (ApiType.ATTRIBUTE if member else kind).value
     paddle_bare = all(_BARE_NAME.match(t) for t in reader.paddle_signatures)
     if reader.paddle_signatures and paddle_bare and not reader.torch_signatures:
         # attribute to attribute: neither side has a signature; a callable torch API mapped
