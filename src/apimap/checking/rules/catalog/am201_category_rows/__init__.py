@@ -5,7 +5,8 @@ list (``*size`` -> ``shape``, 需要转写) among its rows: a page may file such
 torch 参数更多 as well as under 参数不一致.
 
 A torch attribute (or constant) mapped onto a paddle method that must be called differs in
-usage whatever the rows say: it is not category 1.
+usage whatever the rows say: it is not category 1. A row for paddle's ``name`` counts for
+nothing (the specification says to ignore that parameter).
 """
 
 from __future__ import annotations
@@ -21,7 +22,19 @@ from apimap.record.model import ParamRow
 
 
 def _computed(ctx: RecordContext) -> str:
-    return computed_category([derived.row_kind(row) for row in ctx.record.params]).value
+    return computed_category([derived.row_kind(row) for row in _rows(ctx)]).value
+
+
+def _rows(ctx: RecordContext) -> list[ParamRow]:
+    """The rows that decide the category: a paddle-only row for paddle's ``name`` does not
+    (the specification says to ignore that parameter; AM214 reports the row)."""
+    return [
+        row
+        for row in ctx.record.params
+        if not (
+            derived.row_kind(row) is RowKind.PADDLE_ONLY and derived.paddle_names(row) == ["name"]
+        )
+    ]
 
 
 def _varargs_as_list(row: ParamRow) -> bool:
@@ -47,7 +60,7 @@ def _as_torch_more(ctx: RecordContext) -> Category:
     return computed_category(
         [
             RowKind.TORCH_ONLY if _varargs_as_list(row) else derived.row_kind(row)
-            for row in ctx.record.params
+            for row in _rows(ctx)
         ]
     )
 
@@ -55,7 +68,7 @@ def _as_torch_more(ctx: RecordContext) -> Category:
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Categories 1-3 are computed from the rows with the specification's priority order."""
     declared = ctx.record.category
-    computed = computed_category([derived.row_kind(row) for row in ctx.record.params])
+    computed = computed_category([derived.row_kind(row) for row in _rows(ctx)])
     if declared is Category.TORCH_MORE and _as_torch_more(ctx) is declared:
         return
     if declared is None:
