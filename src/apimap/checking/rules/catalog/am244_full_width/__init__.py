@@ -12,9 +12,10 @@ from apimap.checking.rules.text import prose
 
 _CJK = "\u4e00-\u9fff"
 _DEVICE = "".join(f"(?<!{name})" for name in ("cpu", "gpu", "cuda", "xpu", "npu", "mlu", "ipu"))
-_HALF_WIDTH = re.compile(f"(?<=[{_CJK}])([,;:!?]) *|{_DEVICE}([,;:!?])(?=[{_CJK}])")
-"""The mark, with the spaces after it (a full-width mark carries its own space); the colon
-of a device string (``gpu:设备编号``) is part of the value."""
+_HALF_WIDTH = re.compile(f"(?<=[{_CJK}])([,;:!?]) *|{_DEVICE}([,;:!?]) *(?=[{_CJK}])")
+"""The mark, with the spaces after it (a full-width mark carries its own space), next to a
+Chinese character on either side (``Tensor, 表示`` too); the colon of a device string
+(``gpu:设备编号``) is part of the value."""
 _FULL_WIDTH = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
 
 
