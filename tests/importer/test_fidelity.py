@@ -30,6 +30,10 @@ The pages, by class:
   (no IM203); its lead sentence worded otherwise is reported (IM206); ``composite_block``: code
   with side labels under the API heading is the example, not signatures (its missing 转写示例
   heading is reported);
+* several sections: ``overload_sections`` (a page that documents the API's overloads one section
+  each: their signatures are overloads, their rows one table; the intro line is no name and is
+  reported), ``other_api_section`` (a later section for another paddle API is kept aside as
+  one loss, IM112);
 * sections: ``example_section_missing`` (examples without their 转写示例 heading, reported once;
   a condition line without its colon; a remark after the code kept as a note; a section the
   layout does not have, reported once with all it holds), ``example_section_misspelt``

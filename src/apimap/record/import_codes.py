@@ -105,6 +105,11 @@ UNNAMED_EXAMPLE = Reason(
     Severity.VIOLATION,
     "转写示例的标题没有写明参数名 (the example's heading does not name its parameter)",
 )
+OTHER_SECTION = Reason(
+    "IM112",
+    Severity.LOSS,
+    "页面中对应另一个 Paddle API 的一节，记录无法容纳，原文保留 (a section for another paddle API)",
+)
 
 LEGACY_CATEGORY = Reason(
     "IM201", Severity.VIOLATION, "旧的分类名称，已换成现行分类 (legacy category name replaced)"
@@ -186,6 +191,7 @@ ALL_REASONS = [
     ODD_LABEL,
     EMPTY_LINK,
     UNNAMED_EXAMPLE,
+    OTHER_SECTION,
     LEGACY_CATEGORY,
     NO_PHRASE,
     MERGED_SUMMARY,

@@ -65,6 +65,7 @@ from apimap.record.import_codes import (
     NO_PARAM_TABLE,
     NO_TITLE,
     ODD_LABEL,
+    OTHER_SECTION,
     PROSE_IN_CODE,
     SIGNATURE_COMMENT,
     STATED_DEFAULTS,
@@ -95,6 +96,8 @@ _UNPROVEN = re.compile(r"^未经验证的部分\s*[：:]")
 _NAME_LINE = re.compile(r"^(?P<name>[^`]+?)\s*(?:[（(](?P<kind>[^（）()]+)[）)])?$")
 """The Chinese name, and the API type in a final parenthesis (the name may hold parentheses of
 its own: ``符号函数（支持复数）（方法）``)."""
+_SENTENCE_END = re.compile(r"[，,。：:；;！？]\s*$|[，,。；;]")
+"""A sentence (``api 存在重载情况，分别如下：``), not a name."""
 _INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
 _LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
 _PARAM_NAME = re.compile(r"^(?:参数\s*)?(?P<name>\*{0,2}[A-Za-z_]\w*)(?:\s*参数)?$")
@@ -291,6 +294,14 @@ class _PageReader:
         self.signature_lines: dict[str, list[int]] = {"torch": [], "paddle": []}
         """The page line of each signature of ``torch_signatures`` and ``paddle_signatures``."""
         self.extra: tuple[Heading, list[str]] | None = None
+        self.sections = 1
+        """How many torch/paddle sections the page has (overloads documented one by one)."""
+        self.later_tables: list[Table] = []
+        self.section_start: tuple[Heading, int] | None = None
+        """The torch heading of the current later section, and how many torch signatures came
+        before it."""
+        self.other: tuple[Heading, list[str]] | None = None
+        """A later section for another paddle API: the record cannot hold it."""
         """A section the layout does not have: its heading and the source of what it holds."""
         self.examples_level: int | None = None
         """The level of the 转写示例 heading (one above the first example's when it is missing)."""
@@ -315,7 +326,7 @@ class _PageReader:
                 following = self.blocks[index + 1] if index + 1 < len(self.blocks) else None
                 if isinstance(following, Paragraph) and _is_footer(following):
                     index += 1
-            elif self.extra is not None and self._in_extra(block):
+            elif self._kept_aside(block):
                 pass
             elif isinstance(block, Heading):
                 self._heading(block, self._following(index))
@@ -329,7 +340,33 @@ class _PageReader:
                 self.lose(block)
             index += 1
         self._close_extra()
+        self._close_other()
         self._flush_when()
+
+    def _kept_aside(self, block: Block) -> bool:
+        """The block belongs to a section the record cannot hold (kept with it)."""
+        if self.extra is not None and self._in_extra(block):
+            return True
+        return self.other is not None and self._in_other(block)
+
+    def _in_other(self, block: Block) -> bool:
+        """A section for another paddle API goes on until the next section of the torch API."""
+        assert self.other is not None
+        if isinstance(block, Heading) and self._names_api(block):
+            self._close_other()
+            return False
+        self.other[1].append(_source(block))
+        return True
+
+    def _close_other(self) -> None:
+        if self.other is not None:
+            heading, kept = self.other
+            self.problems.append(Problem(OTHER_SECTION, heading.line, kept="\n\n".join(kept)))
+            self.other = None
+
+    def _names_api(self, heading: Heading) -> bool:
+        match = _API_PREFIX.match(link_or_text(heading.text).label)
+        return match is not None and match.group("name") == self.api
 
     def _following(self, index: int) -> Block | None:
         return self.blocks[index + 1] if index + 1 < len(self.blocks) else None
@@ -418,7 +455,14 @@ class _PageReader:
             return
         if self.state in ("lead", "torch") and self._side(heading):
             return
-        if self.state in ("paddle", "params", "examples", "notes", "unknown"):
+        later = ("paddle", "params", "examples", "notes", "unknown")
+        if self.state in later and len(self.sides) > 1 and self._names_api(heading):
+            self._flush_when()
+            self.sections += 1  # the page documents the API again: an overload or another case
+            self.section_start = (heading, len(self.torch_signatures))
+            self.state = "torch"
+            return
+        if self.state in later:
             self._flush_when()
             self.extra = (heading, [_source(heading)])
             self.state = "unknown"
@@ -445,6 +489,17 @@ class _PageReader:
         match = _API_PREFIX.match(link.label)
         if match is None:
             return False
+        if self.sections > 1:
+            if len(self.sides) > 1 and match.group("name") == self.sides[1][1].label:
+                self.state = "paddle"  # the same paddle API again: its signatures are overloads
+            else:  # another paddle API: the section, its torch signatures too, is kept aside
+                start, count = self.section_start or (heading, len(self.torch_signatures))
+                kept = [_source(start), *self.torch_signatures[count:], _source(heading)]
+                del self.torch_signatures[count:]
+                del self.signature_lines["torch"][count:]
+                self.other = (start, kept)
+                self.state = "unknown"
+            return True
         self.sides.append((heading, Link(match.group("name"), link.target)))
         if links_nowhere(heading.text):
             self.problems.append(Problem(EMPTY_LINK, heading.line, kept=heading.text))
@@ -497,7 +552,7 @@ class _PageReader:
         if _BADGE.match(flatten(paragraph.text)) or _UNPROVEN.match(text) or _RELEASES.match(text):
             return  # generated from the stamp
         name = _NAME_LINE.match(text)
-        if self.zh_name is None and name is not None:
+        if self.zh_name is None and name is not None and not _SENTENCE_END.search(text):
             self.zh_name = name.group("name").strip()
             kind = name.group("kind")
             types = {label: value for value, label in phrases.API_TYPE_LABELS.items()}
@@ -528,8 +583,10 @@ class _PageReader:
             signatures, problems = _signatures(fence)
             self.problems += problems
             target = self.torch_signatures if self.state == "torch" else self.paddle_signatures
-            target += [text for _, text in signatures]
-            self.signature_lines[self.state] += [line for line, _ in signatures]
+            for line, text in signatures:
+                if text not in target:  # a later section repeats a signature
+                    target.append(text)
+                    self.signature_lines[self.state].append(line)
         elif self.state in ("examples", "notes"):
             self._code(fence)
         else:
@@ -603,6 +660,8 @@ class _PageReader:
             if len(table.header) != 3:
                 raise _Failed(Problem(BAD_TABLE, table.line, f"{len(table.header)} 列"))
             self.table = table
+        elif self.sections > 1 and self.state == "params" and len(table.header) == 3:
+            self.later_tables.append(table)  # another section's rows join the first's
         else:
             self.lose(table)
 
@@ -614,7 +673,17 @@ def _rows(reader: _PageReader) -> tuple[list[RowDraft], list[Problem]]:
         if reader.params_heading is not None:
             problems.append(Problem(NO_PARAM_TABLE, reader.params_heading.line))
         return drafts, problems
-    for line, cells in reader.table.rows:
+    def names(cells: list[str]) -> tuple[str | None, str | None]:
+        return (plain_name(cells[0]), plain_name(cells[1])) if len(cells) > 1 else (None, None)
+
+    seen = {names(cells) for _, cells in reader.table.rows}
+    later = [
+        (line, cells)
+        for table in reader.later_tables
+        for line, cells in table.rows
+        if names(cells) not in seen  # the same row in another section
+    ]
+    for line, cells in [*reader.table.rows, *later]:
         if len(cells) != 3:
             source = "| " + " | ".join(cells) + " |"
             detail = f"{len(cells)} 列 (expected 3 cells)"
@@ -645,8 +714,12 @@ def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph
     """Alias and package lines go to their fields; the rest is summary (or lost)."""
     has_paddle_side = len(reader.sides) > 1
     summary: list[Paragraph] = []
+    said: set[str] = set()
     for state, paragraph in reader.lead:
         text = prose(paragraph.text)
+        if text in said:
+            continue  # a later section says it again
+        said.add(text)
         aliases = _ALIASES.match(text)
         package = _PACKAGE.match(text)
         if aliases is not None:
