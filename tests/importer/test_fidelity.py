@@ -23,7 +23,8 @@ The pages, by class:
   ``wrong_category`` (the cause reported once);
 * phrases worded loosely (read, taken out of the meaning, the variant reported as IM202):
   ``loose_phrases`` (可直接删除 without its lead-in or without Paddle 无此参数, 没有此参数,
-  a phrase after the meaning without a comma, 保持默认即可 alone or as the setting),
+  a phrase after the meaning without a comma, 保持默认即可 alone or as the setting; half-width
+  punctuation around a phrase is IM302),
   ``loose_defaults`` (the older guide's 参数默认值不一致 wording is read
   silently; 仅参数名不同 and 默认值不同 are variants);
 * ``composite_summary``: the 组合替代实现 template's description and formula are one summary

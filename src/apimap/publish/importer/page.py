@@ -673,6 +673,7 @@ def _rows(reader: _PageReader) -> tuple[list[RowDraft], list[Problem]]:
         if reader.params_heading is not None:
             problems.append(Problem(NO_PARAM_TABLE, reader.params_heading.line))
         return drafts, problems
+
     def names(cells: list[str]) -> tuple[str | None, str | None]:
         return (plain_name(cells[0]), plain_name(cells[1])) if len(cells) > 1 else (None, None)
 

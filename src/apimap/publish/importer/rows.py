@@ -421,7 +421,9 @@ def _read_loose(
         lookalike = deviations.lookalikes(item.text)
         if lookalike is not None:
             problems.append(Problem(lookalike.reason, line, lookalike.detail, kept=remark))
+    problems += _separators(line, remark, used)
     variant = [item for item in used if item.variant]
+    variant += [item for item in found if item.role is Role.STRAY]
     roles = {item.role for item in used}
     companion = _COMPANIONS.get(kind)
     missing = (
@@ -437,6 +439,24 @@ def _read_loose(
 
 
 _STANDARD = {Role.PADDLE_LACKS: phrases.PADDLE_LACKS, Role.TORCH_LACKS: phrases.TORCH_LACKS}
+_AROUND = frozenset(" \t，,。.；;：:")
+_HALF_WIDTH_MARK = re.compile(r"[,;:]|\.(?=\s|$)")
+
+
+def _separators(line: int, remark: str, used: list[variants.Found]) -> list[Problem]:
+    """Half-width punctuation in the phrases found or right around them (IM302)."""
+    fixed: list[str] = []
+    for item in used:
+        start, end = item.start, item.end
+        while start > 0 and remark[start - 1] in _AROUND:
+            start -= 1
+        while end < len(remark) and remark[end] in _AROUND:
+            end += 1
+        fixed.append(remark[start:end])
+    marks = sorted(set(_HALF_WIDTH_MARK.findall(" ".join(fixed))))
+    if not marks:
+        return []
+    return [Problem(HALF_WIDTH, line, " ".join(f"`{mark}`" for mark in marks), kept=remark)]
 
 
 def _sentence(text: str | None) -> str | None:

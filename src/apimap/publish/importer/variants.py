@@ -39,6 +39,8 @@ class Role(StrEnum):
     RENAMED = "renamed"
     DEFAULTS_DIFFER = "defaults_differ"
     ACTION = "action"
+    STRAY = "stray"
+    """Part of a phrase without the rest (the delete phrase's lead-in before 需要转写)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,11 @@ _FRAGMENTS = (
         Role.RENAMED,
         re.compile(r"仅?\s*(?:参数)?\s*名(?:称|字)?\s*不(?:一致|同)"),
         phrases.RENAMED,
+    ),
+    _Fragment(
+        Role.STRAY,
+        re.compile(r"(?:一般)?对\s*(?:网络)?\s*训练结果影响不大"),
+        _DELETE,
     ),
     _Fragment(
         Role.DEFAULTS_DIFFER,
