@@ -6,8 +6,9 @@ lines (``fixtures/running/``, pages of our own writing; needs torch and paddle).
 * ``call_misfit``: examples with inputs they never define cannot run, their calls are checked
   against the libraries' signatures: keyword-only ``beta``/``alpha`` passed by position, a
   misspelt keyword (IM401 each, at the call's line);
-* ``results_differ``: the documented paddle signature lacks ``out`` (IM403; its missing
-  ``name`` is not reported, the specification lets pages leave it out); a self-contained
+* ``results_differ``: the documented paddle signature swaps ``dim`` and ``dtype`` (IM403); it
+  leaves out ``out``, which a later paddle release added with a default, and ``name``, which
+  the specification lets pages leave out (neither reported); a self-contained
   example whose sides give different results (IM402); one that needs a GPU is not the page's
   fault (not reported).
 """

@@ -3,7 +3,8 @@
 Legacy pages were never run. With ``--run`` the importer hands each record to the sandboxed
 verifier (:func:`apimap.verify.run.judge_plans`) and reports, at the page's line, what fails:
 
-* the documented signatures against the libraries' (IM403: names, order, kinds, defaults);
+* the documented signatures against the libraries' (IM403: names, order, kinds, defaults;
+  optional parameters a later release added, which the page leaves out, are not reported);
 * each example case whose two sides define everything they use: both sides run, and the
   results they both assign are compared (IM401 when a side raises, IM402 when they differ;
   code that draws random numbers or builds layers with random weights is only run);
@@ -248,12 +249,14 @@ def plan_page(record: Record, lines: dict[Path, list[int]]) -> PagePlan:
                 calls[side].append({**call, "where": [*path, side]})
     torch_job = torch_check(record)
     torch_job["calls"] = calls["torch"]
+    torch_job["older_release"] = True
     paddle_job = paddle_check(record)
     if paddle_job is None and calls["paddle"]:
         paddle_job = {"api": "paddle", "where": ["paddle_api"]}
     if paddle_job is not None:
         paddle_job["calls"] = calls["paddle"]
         paddle_job["ignore"] = ["name"]  # the specification: paddle's name may be left out
+        paddle_job["older_release"] = True
     return PagePlan(RecordPlan(torch_job, paddle_job, runs), problems)
 
 
