@@ -99,6 +99,16 @@ def test_a_documented_leading_default_is_not_compared() -> None:
     assert drift.code == "AM803"
 
 
+def test_a_leading_default_a_python_signature_lacks_is_compared() -> None:
+    """A function defined in Python never has a required parameter after a defaulted one: a
+    page that writes ``(dataset=None, batch_size)`` gives ``dataset`` a default it lacks."""
+    python = ApiSignatures(
+        [RealSignature((RealParam("dataset", P), RealParam("batch_size", P)), "inspect")]
+    )
+    [drift] = compare(parse_signature("f(dataset=None, batch_size)"), python, "f")
+    assert (drift.code, "库中无默认值" in drift.detail) == ("AM803", True)
+
+
 def test_a_page_of_an_older_release_may_leave_out_optional_parameters() -> None:
     """``apimap import --run`` compares with ``older_release``: optional parameters a later
     release added are not drift; missing required ones, other names, order and kinds are."""

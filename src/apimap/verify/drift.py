@@ -81,7 +81,7 @@ def _param_drift(
     recorded: Signature, overload: RealSignature, namespaces: Namespaces
 ) -> list[Drift]:
     out: list[Drift] = []
-    leading = _leading(recorded)
+    leading = _leading(recorded) if overload.source != "inspect" else set()
     for mine, theirs in zip(recorded.params, overload.params, strict=True):
         if _GROUP[mine.kind] != _GROUP[theirs.kind]:
             out.append(
@@ -100,7 +100,9 @@ def _param_drift(
 def _leading(recorded: Signature) -> set[str]:
     """Parameters documented with a default before a required one (``start=0, end``): the
     documentation's way of saying the leading one may be left out, not a default to compare
-    (the libraries' own readers drop it, see :func:`apimap.verify.readers.without_leading_defaults`)."""
+    (the libraries' own readers drop it, see :func:`apimap.verify.readers.without_leading_defaults`).
+    Only against a stub or a docstring: a Python signature (``inspect``) cannot be written so,
+    and a default it does not have is one the page made up."""
     positional = [
         p
         for p in recorded.params
