@@ -8,9 +8,10 @@ lines (``fixtures/running/``, pages of our own writing; needs torch and paddle).
   misspelt keyword (IM401 each, at the call's line);
 * ``results_differ``: the documented paddle signature swaps ``dim`` and ``dtype`` (IM403); it
   leaves out ``out``, which a later paddle release added with a default, and ``name``, which
-  the specification lets pages leave out (neither reported); a self-contained
-  example whose sides give different results (IM402); one that needs a GPU is not the page's
-  fault (not reported).
+  the specification lets pages leave out (neither reported); a self-contained example whose
+  sides give different results (IM402); one that needs a GPU is not the page's fault, and one
+  whose inputs differ while its results agree is not wrong (only what the page's API computes
+  is compared; neither reported).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ verifier (:func:`apimap.verify.run.judge_plans`) and reports, at the page's line
 * the documented signatures against the libraries' (IM403: names, order, kinds, defaults;
   optional parameters a later release added, which the page leaves out, are not reported);
 * each example case whose two sides define everything they use: both sides run, and the
-  results they both assign are compared (IM401 when a side raises, IM402 when they differ;
+  results they both assign are compared, those the torch side computes with the page's API
+  (not the inputs built for it; IM401 when a side raises, IM402 when they differ;
   code that draws random numbers or builds layers with random weights is only run);
 * each case whose sides use inputs they never define (``torch.abs(x)``): its calls of
   torch and paddle APIs are checked against the libraries' signatures instead (IM401);
@@ -268,7 +269,8 @@ def _run(record: Record, path: Path, case: Case) -> RunSpec:
         paddle_names = set(_assigned(paddle_code))
     except SyntaxError:
         torch_names, paddle_names = [], set()
-    outputs = [] if random else [name for name in torch_names if name in paddle_names]
+    shown = _results_of(torch_code, record.torch_api.rsplit(".", 1)[-1])
+    outputs = [] if random else [n for n in torch_names if n in paddle_names and n in shown]
     return RunSpec(
         path,
         torch_code,
@@ -280,6 +282,32 @@ def _run(record: Record, path: Path, case: Case) -> RunSpec:
         frozenset(),
         apis=(record.torch_api, record.paddle_api),
     )
+
+
+def _results_of(source: str, name: str) -> set[str]:
+    """The names a snippet assigns with a statement that uses ``name`` (the API the page is
+    about): the example's results, not the inputs it builds for them."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    found: set[str] = set()
+    for node in tree.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        uses = any(
+            (isinstance(item, ast.Name) and item.id == name)
+            or (isinstance(item, ast.Attribute) and item.attr == name)
+            for item in ast.walk(node.value)
+        )
+        if uses:
+            found.update(
+                item.id
+                for target in node.targets
+                for item in ast.walk(target)
+                if isinstance(item, ast.Name)
+            )
+    return found
 
 
 def _assigned(source: str) -> list[str]:
