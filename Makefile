@@ -117,8 +117,9 @@ bench-lines: $(CORE_STAMP)
 bench-install: $(CORE_STAMP)
 	$(PY) bench/bench_install.py 2
 
-# Validator precision and recall on the legacy pages of the development set (../shared): import,
-# check, join with the judged list bench/precision/judged.tsv. See bench/precision/README.md.
+# Validator precision and recall on the legacy pages of the development set (../shared): import
+# (running the pages' examples: torch and paddle), check, join with the judged list
+# bench/precision/judged.tsv. See bench/precision/README.md.
 PAGES ?= ../shared/legacy-pages-dev
-precision: $(CORE_STAMP)
+precision: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(PY) bench/precision/run.py --pages $(PAGES)

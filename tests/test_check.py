@@ -127,3 +127,20 @@ def test_code_too_deep_or_too_long_is_reported_not_crashed(
     found = [(d.code, d.line) for d in result.diagnostics]
     assert "AM000" not in {code for code, _ in found}, result.diagnostics
     assert expected in found, where
+
+
+def test_a_text_with_two_lookalikes_names_both() -> None:
+    """AM243 names every distinct look-alike of a text, not only the first."""
+    source = (
+        "torch_api: torch.dist\nzh_name: 两个张量之差的范数\n"
+        "torch_signature: torch.dist(input, other, p=2)\n"
+        "paddle_api: paddle.dist\npaddle_signature: paddle.dist(x, y, p=2, name=None)\n"
+        "category: names_differ\nparams:\n  - torch: input\n    paddle: x\n"
+        "    desc: ⽀持⼀个输入\n  - torch: other\n    paddle: y\n    desc: 另一个\n"
+        "  - torch: p\n    desc: 阶\n"
+    )
+    checked = runner.check_source(
+        "mappings/torch/torch.dist.yaml", source.encode(), RECORD_RULES, relpath=None
+    )
+    [found] = [d for d in checked.diagnostics if d.code == "AM243"]
+    assert "U+2F40" in found.message and "U+2F00" in found.message

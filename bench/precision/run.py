@@ -2,7 +2,8 @@
 
 Usage: python bench/precision/run.py [--pages DIR] [--data DIR] [--unjudged FILE] [--json FILE]
 
-1. ``apimap import PAGES --out TMP/mappings`` imports every page into a temporary folder;
+1. ``apimap import PAGES --out TMP/mappings --run`` imports every page into a temporary folder,
+   running its signatures and examples against the installed torch and paddle;
 2. ``apimap check --format json --no-cache --ignore AM701,AM702,AM220`` checks the records (the
    three codes every fresh import has are left out);
 3. each diagnostic is keyed by its page, code and record field (see score.py) and joined with the
@@ -84,7 +85,8 @@ def _apimap(args: list[str], cwd: Path) -> dict[str, object]:
 def measure(pages: Path, workdir: Path) -> tuple[list[Diagnostic], dict[str, object]]:
     """Import and check every page; the keyed diagnostics and the import summary."""
     imported = _apimap(
-        ["import", str(pages), "--out", str(workdir / "mappings"), "--format", "json"], workdir
+        ["import", str(pages), "--out", str(workdir / "mappings"), "--format", "json", "--run"],
+        workdir,
     )
     checked = _apimap(
         [

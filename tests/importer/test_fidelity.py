@@ -10,14 +10,43 @@ The pages, by class:
 
 * importer artifacts (the page is fine, the record must be too): ``phrase_own_sentence`` (a phrase
   as its own sentence, a remark that is only the phrase), ``varargs_without_stars``,
-  ``example_headings`` (``out 参数：``, bare ``# PyTorch`` markers, a one-sided block),
-  ``member_to_function``, ``return_label``, ``signature_overloads``, ``optional_vs_required``;
+  ``example_headings`` (``out 参数：``, a one-sided block; its bare ``# PyTorch`` labels are
+  reported), ``example_labels`` (a condition written with the label or as a comment before
+  it; labels that are free comments are reported and the comment kept),
+  ``return_row`` (a return row without a phrase says how the results differ: its ``diff``;
+  the missing action is AM216's), ``member_to_function``, ``self_param_row`` (a row for the paddle parameter that receives the
+  tensor, which the specification says to leave out), ``return_label``, ``signature_overloads``, ``optional_vs_required``;
 * rules that were too strict: ``return_label`` (one row, two paddle parameters), ``third_party``,
-  ``attribute_page``, ``real_name_param``, ``equal_defaults`` and ``contradictory_defaults``
+  ``attribute_page``, ``enum_class`` (an enumeration class named without a signature, its
+  members in the table), ``real_name_param``, ``equal_defaults`` and ``contradictory_defaults``
   (defaults compared as values), ``absent_default`` (无默认值), ``conditional_remark``,
   ``wrong_category`` (the cause reported once);
-* nothing silently fixed: ``missing_final_stop``, ``difference_without_phrase``,
-  ``phrase_spelling``, ``font_tags``, ``prose_in_code``, ``legacy_category``,
+* phrases worded loosely (read, taken out of the meaning, the variant reported as IM202):
+  ``loose_phrases`` (可直接删除 without its lead-in or without Paddle 无此参数, 没有此参数,
+  a phrase after the meaning without a comma, 保持默认即可 alone or as the setting; half-width
+  punctuation around a phrase is IM302),
+  ``loose_defaults`` (the older guide's 参数默认值不一致 wording is read
+  silently; 仅参数名不同 and 默认值不同 are variants);
+* ``composite_summary``: the 组合替代实现 template's description and formula are one summary
+  (no IM203); its lead sentence worded otherwise is reported (IM206); ``composite_block``: code
+  with side labels under the API heading is the example, not signatures (its missing 转写示例
+  heading is reported);
+* several sections: ``overload_sections`` (a page that documents the API's overloads one section
+  each: their signatures are overloads, their rows one table; the intro line is no name and is
+  reported), ``other_api_section`` (a later section for another paddle API is kept aside as
+  one loss, IM112);
+* sections: ``example_section_missing`` (examples without their 转写示例 heading, reported once;
+  a condition line without its colon; a remark after the code kept as a note; a section the
+  layout does not have, reported once with all it holds), ``example_section_misspelt``
+  (转写实例 read as 转写示例 and reported), ``example_unnamed`` (a heading that names no
+  parameter, on a page with one rewritten row whose parameter the code passes: that row's
+  example, IM111; ``out 结果…`` without the colon names it);
+* nothing silently fixed: ``difference_without_phrase`` (a remark that says how usage differs,
+  with words of a difference or side by side, but has no phrase), ``empty_link`` (an API
+  heading that links nowhere), ``missing_final_stop``,
+  ``phrase_spelling``, ``font_tags`` (a tag around a name is reported, but the older guide's
+  ``<font color='red'>`` highlighting goes silently), ``prose_in_code`` (a line of prose is taken out of the code; a line of code with a
+  full-width comma stays code, and AM232 reports it), ``legacy_category``,
   ``contradictory_defaults``, ``extra_section``, ``unclosed_fence``, ``deletable``.
 
 Left out of the check lines are the three errors every freshly imported record has whatever its

@@ -56,6 +56,15 @@ def test_evaluate_accepts_only_safe_forms() -> None:
     assert evaluate("1 +", NAMESPACES) is UNKNOWN
 
 
+def test_arithmetic_on_numbers_is_its_value() -> None:
+    assert same_default("1. / 3", Default("0.3333333333333333", 1 / 3), NAMESPACES)
+    assert not same_default("1. / 4", Default("0.3333333333333333", 1 / 3), NAMESPACES)
+    assert evaluate("2 * 3 - 1", NAMESPACES) == 5
+    assert evaluate("1 / 0", NAMESPACES) is UNKNOWN
+    assert evaluate("'a' * 3", NAMESPACES) is UNKNOWN
+    assert evaluate("2 ** 64", NAMESPACES) is UNKNOWN
+
+
 def test_display_prefers_literals_then_names() -> None:
     assert display(1e-05, NAMESPACES) == "1e-05"
     assert display("NCL", NAMESPACES) == "'NCL'"

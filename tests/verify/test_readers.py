@@ -49,6 +49,15 @@ def test_docstring_only(torch_side: Side, paddle_side: Side) -> None:
     ]
 
 
+def test_docstring_with_an_escaped_marker(torch_side: Side, paddle_side: Side) -> None:
+    """torch's docstrings escape ``*`` for reStructuredText (``fill_value, \\*, dtype``)."""
+    assert (
+        "docstring",
+        "torch.full_like(input, fill_value, *, dtype=None, layout=torch.strided, device=None, "
+        "requires_grad=False, memory_format=torch.preserve_format)",
+    ) in _texts("torch.full_like")
+
+
 def test_optional_by_overload_has_an_unknown_default(torch_side: Side, paddle_side: Side) -> None:
     signatures = read(resolve("torch.rand"))
     generators = [

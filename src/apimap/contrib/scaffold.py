@@ -24,16 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apimap.checking.rules.catalog.am205_context_change import (
-    PADDLE_CONTEXT_OBJECTS,
-    TORCH_FAMILIES,
-)
 from apimap.contrib.draft import Draft, ScaffoldError, call_draft, section_of
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
 from apimap.files.migrate import minimal
 from apimap.files.yamlcomments import Comments
+from apimap.record import derived
 from apimap.record.categories import Category, RowKind, computed_category
 from apimap.record.paths import API_NAME, record_path
 from apimap.record.phrases import TODO_MARKER
@@ -273,8 +270,8 @@ def _category(data: dict[str, Any], paddle_api: str, rows: list[dict[str, Any]])
     """The category the rows imply, unless the APIs' names say context change or other package
     (which then writes ``paddle_package``)."""
     category = computed_category([RowKind(row["kind"]) for row in rows])
-    if data["torch_api"].startswith(TORCH_FAMILIES) and paddle_api.startswith(
-        PADDLE_CONTEXT_OBJECTS
+    if data["torch_api"].startswith(derived.CONTEXT_FAMILIES) and paddle_api.startswith(
+        derived.CONTEXT_OBJECTS
     ):
         category = Category.CONTEXT_CHANGE
     package = paddle_api.split(".", 1)[0]

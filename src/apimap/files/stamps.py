@@ -35,7 +35,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from apimap.record.derived import fields_of
-from apimap.record.model import Record, TextRole
+from apimap.record.model import PROSE_ROLES, Record
 from apimap.record.paths import MAPPINGS_DIR, relative_to_mappings
 
 STAMPS_DIR = "stamps"
@@ -52,22 +52,19 @@ def digest(data: Any) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
-PROSE = frozenset({TextRole.NAME, TextRole.INLINE, TextRole.SENTENCE, TextRole.SUMMARY})
-"""Text roles verification proves nothing about."""
-
-
 NOT_FACTS = frozenset({"imported"})
 """Fields that say nothing verification proves: what an import found on the source page."""
 
 
 def facts(data: Any, model: type[BaseModel] = Record) -> Any:
-    """``data`` without the values of prose fields, read along the record model."""
+    """``data`` without the values of prose fields (verification proves nothing about
+    them), read along the record model."""
     if not isinstance(data, dict):
         return data
     roles, nested = fields_of(model)
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if (roles.get(key) in PROSE and isinstance(value, str)) or key in NOT_FACTS:
+        if (roles.get(key) in PROSE_ROLES and isinstance(value, str)) or key in NOT_FACTS:
             continue
         inner = nested.get(key) if isinstance(key, str) else None
         if inner is None:

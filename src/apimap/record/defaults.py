@@ -2,9 +2,12 @@
 
 Two defaults agree when they denote the same value: ``1e-05`` and ``1e-5``,
 ``1.0 / 8`` and ``1. / 8.``, ``()`` and ``torch.Size([])``, ``torch.float16``
-and ``'float16'``, ``torch.preserve_format`` and ``preserve_format``. Only
-literals, signs, arithmetic on numbers, tuples and lists, ``torch.Size(...)``
-and dotted names are understood; nothing is imported or called.
+and ``'float16'``, ``torch.long`` and ``'int64'``, ``torch.preserve_format`` and
+``preserve_format``, the printed object ``<RedOpType.SUM: 0>`` and ``ReduceOp.SUM``,
+``<function relu>`` and ``'relu'``. With ``repeated``, a number also agrees with a tuple that
+repeats it (``1`` and ``(1, 1)``: per-dimension parameters take either). Only literals, signs, arithmetic on numbers,
+tuples and lists, ``torch.Size(...)``, dotted names and printed enum members or functions are
+understood; nothing is imported or called.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +30,24 @@ _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Pow: operator.pow,
 }
 _SIZES = {"Size", "torch.Size"}
+_TORCH_DTYPE_ALIASES = {
+    "long": "int64",
+    "int": "int32",
+    "short": "int16",
+    "float": "float32",
+    "double": "float64",
+    "half": "float16",
+    "cfloat": "complex64",
+    "cdouble": "complex128",
+}
+"""torch's other names of dtypes (``torch.long`` is ``torch.int64``)."""
+
+
+_PRINTED = re.compile(
+    r"<(?:function |built-in function )?(?P<name>[A-Za-z_][\w.]*)(?:: [^<>]*| at 0x[0-9a-f]+)?>"
+)
+"""How a signature prints an enum member (``<RedOpType.SUM: 0>``) or a function
+(``<function relu at 0x7f...>``): the name it stands for."""
 
 
 class _Name(str):
@@ -38,6 +60,9 @@ class _Unknown(Exception):
 
 def value_of(text: str) -> Any:
     """The value a default's text denotes; raises ``ValueError`` when it is not understood."""
+    printed = _PRINTED.fullmatch(text.strip())
+    if printed is not None:
+        return _Name(printed.group("name"))
     try:
         node = pycode.parse_expression(text.strip())
         return _value(node)
@@ -72,6 +97,8 @@ def _value(node: ast.expr) -> Any:
         raise _Unknown
     name = pycode.dotted_name(node)
     if name is not None:
+        if name.startswith("torch.") and name[6:] in _TORCH_DTYPE_ALIASES:
+            return _TORCH_DTYPE_ALIASES[name[6:]]
         for prefix in _DTYPE_PREFIXES:
             if name.startswith(prefix):
                 name = name[len(prefix) :]
@@ -81,7 +108,7 @@ def _value(node: ast.expr) -> Any:
     raise _Unknown
 
 
-def _same(left: Any, right: Any) -> bool:
+def _same(left: Any, right: Any, repeated: bool = False) -> bool:
     if isinstance(left, _Name) or isinstance(right, _Name):
         return str(left).rsplit(".", 1)[-1] == str(right).rsplit(".", 1)[-1]
     if isinstance(left, bool) or isinstance(right, bool):
@@ -92,17 +119,25 @@ def _same(left: Any, right: Any) -> bool:
         return math.isclose(left, right, rel_tol=1e-12, abs_tol=0.0) or left == right
     if isinstance(left, tuple) and isinstance(right, tuple):
         return len(left) == len(right) and all(map(_same, left, right))
+    if repeated and isinstance(left, tuple) != isinstance(right, tuple):
+        items, single = (left, right) if isinstance(left, tuple) else (right, left)
+        return _number(single) and bool(items) and all(_same(i, single) for i in items)
     return type(left) is type(right) and bool(left == right)
 
 
-def same_default_text(left: str | None, right: str | None) -> bool:
-    """Whether two defaults (``None``: no default) denote the same value."""
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def same_default_text(left: str | None, right: str | None, repeated: bool = False) -> bool:
+    """Whether two defaults (``None``: no default) denote the same value (``repeated``: or a
+    number and a tuple that repeats it)."""
     if left is None or right is None:
         return left is right
     if "".join(left.split()) == "".join(right.split()):
         return True
     try:
-        return _same(value_of(left), value_of(right))
+        return _same(value_of(left), value_of(right), repeated)
     except ValueError:
         return False
 

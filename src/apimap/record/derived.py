@@ -87,6 +87,28 @@ def category(record: Record) -> Category:
     return computed_category([row_kind(row) for row in record.params])
 
 
+CONTEXT_FAMILIES = ("torch.optim.lr_scheduler.", "torch.nn.init.", "torch.nn.utils.clip")
+"""The torch APIs the specification files under 用法不同：涉及上下文修改 by name."""
+CONTEXT_OBJECTS = ("paddle.optimizer.lr.", "paddle.nn.initializer.", "paddle.nn.ClipGrad")
+"""Paddle's objects that are handed to a layer or an optimizer instead of being called."""
+
+
+def onto_context_object(record: Record) -> bool:
+    """A scheduler, initializer or gradient clip mapped onto the paddle object that replaces it
+    (``torch.nn.init.uniform_`` -> ``paddle.nn.initializer.Uniform``)."""
+    return (
+        record.torch_api.startswith(CONTEXT_FAMILIES)
+        and record.paddle_api is not None
+        and record.paddle_api.startswith(CONTEXT_OBJECTS)
+    )
+
+
+def changes_context(record: Record) -> bool:
+    """The mapping changes code around the call: declared category 5, or onto a context
+    object (whatever the record declares)."""
+    return category(record) is Category.CONTEXT_CHANGE or onto_context_object(record)
+
+
 def torch_url(record: Record) -> str | None:
     """The torch documentation link: written, or derived from the name."""
     return record.torch_url or default_torch_url(record.torch_api)

@@ -12,6 +12,8 @@ part of the record format, and ``apimap check`` reads it (AM704, AM705) without 
 * a **loss** is source text the page may well hold but the record model has no
   place for (a comment in a signature block, a wordier return-row label).
 
+The IM4xx codes come from running what the page shows (``apimap import --run``).
+
 What the specification rejects in the record itself is left to the other rules of
 ``apimap check``.
 """
@@ -90,6 +92,24 @@ SIGNATURE_COMMENT = Reason(
 RETURN_LABEL = Reason(
     "IM108", Severity.LOSS, "返回值行的标签，记录中写作「返回值」(return row label)"
 )
+ODD_LABEL = Reason(
+    "IM109",
+    Severity.VIOLATION,
+    "示例代码的标签不是「# PyTorch 写法」「# Paddle 写法」(side label worded otherwise)",
+)
+EMPTY_LINK = Reason(
+    "IM110", Severity.VIOLATION, "API 标题的链接为空 (the API heading links to nothing)"
+)
+UNNAMED_EXAMPLE = Reason(
+    "IM111",
+    Severity.VIOLATION,
+    "转写示例的标题没有写明参数名 (the example's heading does not name its parameter)",
+)
+OTHER_SECTION = Reason(
+    "IM112",
+    Severity.LOSS,
+    "页面中对应另一个 Paddle API 的一节，记录无法容纳，原文保留 (a section for another paddle API)",
+)
 
 LEGACY_CATEGORY = Reason(
     "IM201", Severity.VIOLATION, "旧的分类名称，已换成现行分类 (legacy category name replaced)"
@@ -105,6 +125,11 @@ TABLE_CONFLICT = Reason(
 )
 NO_PARAM_TABLE = Reason(
     "IM205", Severity.VIOLATION, "参数映射一节中没有表格 (no table under 参数映射)"
+)
+VARIANT_SENTENCE = Reason(
+    "IM206",
+    Severity.VIOLATION,
+    "固定语句的写法与规范不同，按规范语句导入 (a fixed sentence worded otherwise)",
 )
 
 NO_FINAL_STOP = Reason(
@@ -125,6 +150,21 @@ DELETABLE = Reason(
     "IM307",
     Severity.VIOLATION,
     "「可删除」不是规范的分类，按组合替代实现导入 (可删除 is no category; imported as composite)",
+)
+EXAMPLE_RAISES = Reason(
+    "IM401",
+    Severity.VIOLATION,
+    "示例代码不能按所写运行 (the example does not run as written)",
+)
+EXAMPLE_DIFFERS = Reason(
+    "IM402",
+    Severity.VIOLATION,
+    "示例两侧的结果不同 (the example's two sides give different results)",
+)
+SIGNATURE_DRIFT = Reason(
+    "IM403",
+    Severity.VIOLATION,
+    "签名与已安装的库不符 (the signature differs from the installed library)",
 )
 
 ALL_REASONS = [
@@ -148,11 +188,16 @@ ALL_REASONS = [
     PROSE_IN_CODE,
     SIGNATURE_COMMENT,
     RETURN_LABEL,
+    ODD_LABEL,
+    EMPTY_LINK,
+    UNNAMED_EXAMPLE,
+    OTHER_SECTION,
     LEGACY_CATEGORY,
     NO_PHRASE,
     MERGED_SUMMARY,
     TABLE_CONFLICT,
     NO_PARAM_TABLE,
+    VARIANT_SENTENCE,
     NO_FINAL_STOP,
     HALF_WIDTH,
     MISSPELT,
@@ -160,5 +205,8 @@ ALL_REASONS = [
     HTML_TAG,
     UNCLOSED_FENCE,
     DELETABLE,
+    EXAMPLE_RAISES,
+    EXAMPLE_DIFFERS,
+    SIGNATURE_DRIFT,
 ]
 REASONS_BY_CODE = {reason.code: reason for reason in ALL_REASONS}

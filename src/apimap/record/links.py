@@ -7,6 +7,38 @@ VISION_DOCS = "https://docs.pytorch.org/vision/stable/"
 PADDLE_DOCS = "https://www.paddlepaddle.org.cn/documentation/docs/zh/api/"
 
 
+SOURCE_REPOSITORIES = ("https://github.com/pytorch/", "https://github.com/PaddlePaddle/")
+"""Where the libraries' own source lives: the only reference an API without a documentation
+page has."""
+INTERNAL_PADDLE_MODULES = (
+    "paddle.base.",
+    "paddle.fluid.",
+    "paddle.framework.",
+    "paddle.nn.layer.",
+    "paddle.tensor.",
+    "paddle.distributed.fleet.meta_parallel.",
+    "paddle.distributed.fleet.layers.",
+)
+"""Paddle modules whose members the documentation shows, if at all, under their public name."""
+
+
+def undocumented(api: str) -> bool:
+    """An API that no official documentation page shows: a private name (``_ntuple``), a
+    paddle internal module's member, or a paddle counterpart from another package
+    (``paddlenlp``)."""
+    parts = api.split(".")
+    if any(part.startswith("_") and not part.startswith("__") for part in parts):
+        return True
+    if api.startswith(INTERNAL_PADDLE_MODULES):
+        return True
+    return parts[0].startswith("paddle") and parts[0] != "paddle"
+
+
+def is_source_link(url: str) -> bool:
+    """A link into the source repository of torch or paddle."""
+    return url.startswith(SOURCE_REPOSITORIES)
+
+
 def _member_of_class(parts: list[str]) -> bool:
     """``torch.nn.Module.to``: the second to last part names a class."""
     return len(parts) >= 3 and parts[-2][:1].isupper()

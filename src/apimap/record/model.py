@@ -41,9 +41,15 @@ class TextRole(StrEnum):
     """One or more full sentences: ends with 。"""
     SUMMARY = "summary"
     """The summary under the signatures: ends with 。 or ："""
+    HEADING = "heading"
+    """The text of a heading (an example's purpose): nothing continues it, and the
+    specification does not say how it ends."""
     CODE = "code"
     """Python code."""
 
+
+PROSE_ROLES = frozenset(role for role in TextRole if role is not TextRole.CODE)
+"""The roles of text a reader reads (everything but code)."""
 
 _TEXT = StringConstraints(min_length=1, pattern=r"\S")
 
@@ -53,6 +59,7 @@ Name = Annotated[str, _TEXT, TextRole.NAME]
 Inline = Annotated[str, _TEXT, TextRole.INLINE]
 Sentence = Annotated[str, _TEXT, TextRole.SENTENCE]
 Summary = Annotated[str, _TEXT, TextRole.SUMMARY]
+HeadingText = Annotated[str, _TEXT, TextRole.HEADING]
 Code = Annotated[str, _TEXT, TextRole.CODE]
 
 ApiName = Annotated[
@@ -228,7 +235,7 @@ class Example(_Strict):
     param: ParamName | None = None
     """对应的 PyTorch 参数名；省略表示整个 API / the torch parameter; omit for the whole API."""
 
-    purpose: Inline | None = None
+    purpose: HeadingText | None = None
     """参数功能（标题“参数名：功能”）；默认取该行的 desc / the heading's purpose text."""
 
     cases: list[Case] = Field(min_length=1)

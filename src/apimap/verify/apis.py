@@ -3,7 +3,9 @@
 The torch side checks the torch API (its signatures, its type, its aliases and
 in-place variant); the paddle side checks the paddle API (its signatures, the
 torch-style names it is said to accept, the in-place variant), or, for a
-功能缺失 record, looks for paddle APIs whose name suggests a counterpart.
+功能缺失 record, looks for paddle APIs whose name suggests a counterpart. A job may
+also carry calls written in example code, checked against the library's signatures
+(:mod:`apimap.verify.bindings`).
 Besides the problems, each check returns what it could establish, so the stamp
 can say what was proven.
 """
@@ -20,12 +22,14 @@ from apimap.checking.rules.catalog.am806_unreadable import RULE as UNREADABLE
 from apimap.checking.rules.catalog.am807_not_installed import RULE as NOT_INSTALLED
 from apimap.checking.rules.catalog.am817_api_type_drift import RULE as API_TYPE_DRIFT
 from apimap.record.location import Path
-from apimap.record.signature import ParamKind, SignatureError, parse_signature
+from apimap.record.signature import ParamKind, Signature, SignatureError, parse_signature
+from apimap.verify import bindings
 from apimap.verify.aliases import Probe, call_accepts, documented_aliases
+from apimap.verify.defaults import Default
 from apimap.verify.drift import compare
 from apimap.verify.libraries import ApiNotFound, Resolved, resolve
 from apimap.verify.protocol import Issue
-from apimap.verify.readers import ApiSignatures, Unreadable, read
+from apimap.verify.readers import ApiSignatures, RealParam, RealSignature, Unreadable, read
 
 
 def api_type_of(resolved: Resolved) -> str:
@@ -76,11 +80,15 @@ def check(job: dict[str, Any]) -> dict[str, Any]:
         signatures = [(tuple(path), text) for path, text in job.get("signatures") or []]
         accepts: dict[str, str] = job.get("accepts") or {}
         if signatures or accepts:
-            _signatures(resolved, signatures, accepts, issues, facts)
+            ignored = frozenset(job.get("ignore") or ())
+            older = bool(job.get("older_release"))
+            _signatures(resolved, signatures, accepts, issues, facts, ignored, older)
     for path, name in job.get("names") or []:
         facts["exists"][name] = _resolve(name, tuple(path), issues) is not None
     if job.get("candidates") is not None:
         facts["candidates"] = list(candidates(job["candidates"]))
+    for call in job.get("calls") or []:
+        issues += bindings.check(call)
     return {"issues": [issue.to_json() for issue in issues], "facts": facts}
 
 
@@ -90,7 +98,15 @@ def _signatures(
     accepts: dict[str, str],
     issues: list[Issue],
     facts: dict[str, Any],
+    ignored: frozenset[str] = frozenset(),
+    older: bool = False,
 ) -> None:
+    """Compare the recorded signatures with the library's; parameters named in ``ignored``
+    (paddle's ``name``, which legacy pages may leave out) are left out on both sides. With
+    ``older`` (a page written against an older release), the library's optional parameters
+    the signature does not name are left out too (a release adds parameters with defaults,
+    so their absence says when the page was written, not what it got wrong) and the order of
+    keyword-only parameters is not compared."""
     if not callable(resolved.obj):
         facts["signature"] = "attribute"
         return
@@ -116,7 +132,13 @@ def _signatures(
                 recorded = parse_signature(text)
             except SignatureError:
                 continue  # `apimap check` reports it (AM207)
-            for drift in compare(recorded, actual, resolved.api):
+            if ignored:
+                recorded, compared = _without(recorded, actual, ignored)
+            else:
+                compared = actual
+            if older:
+                compared = _without_unnamed_optional(recorded, compared)
+            for drift in compare(recorded, compared, resolved.api):
                 issues.append(Issue(drift.code, where, drift.detail))
             opaque |= _opaque_defaults(actual, [p.spelled for p in recorded.params if p.default])
         facts["opaque"] = sorted(opaque)
@@ -124,6 +146,71 @@ def _signatures(
         facts["accepts"][alias] = accepted
         if issue is not None:
             issues.append(issue)
+
+
+def _without(
+    recorded: Signature, actual: ApiSignatures, ignored: frozenset[str]
+) -> tuple[Signature, ApiSignatures]:
+    """Both sides without the parameters named in ``ignored``."""
+    mine = Signature(recorded.api, tuple(p for p in recorded.params if p.name not in ignored))
+    theirs = ApiSignatures(
+        [
+            RealSignature(tuple(p for p in o.params if p.name not in ignored), o.source)
+            for o in actual.overloads
+        ],
+        actual.namespaces,
+    )
+    return mine, theirs
+
+
+def _without_unnamed_optional(recorded: Signature, actual: ApiSignatures) -> ApiSignatures:
+    """The library's overloads as a page of an older release may write them: without the
+    parameters that have a default and that ``recorded`` does not name, with the keyword-only
+    ones in ``recorded``'s order (a call cannot tell their order), and with the optional
+    parameters ``recorded`` names where the library takes ``**kwargs`` (which receives them)."""
+    order = {p.name: index for index, p in enumerate(recorded.params)}
+
+    def as_written(overload: RealSignature) -> RealSignature:
+        kept = [p for p in overload.params if p.name in order or p.default is None]
+        keywords = sorted(
+            (p for p in kept if p.kind is ParamKind.KEYWORD_ONLY),
+            key=lambda p: order.get(p.name, len(order)),
+        )
+        slots = iter(keywords)
+        params = [next(slots) if p.kind is ParamKind.KEYWORD_ONLY else p for p in kept]
+        return RealSignature(_with_received(recorded, params), overload.source)
+
+    return ApiSignatures([as_written(o) for o in actual.overloads], actual.namespaces)
+
+
+def _with_received(recorded: Signature, params: list[RealParam]) -> tuple[RealParam, ...]:
+    """``params`` with the optional parameters of ``recorded`` that only the library's
+    ``**kwargs`` receives, each placed after the parameter ``recorded`` writes before it
+    (their kind as recorded, their default unknown); the ``**kwargs`` itself goes when
+    ``recorded`` does not write it."""
+    if not any(p.kind is ParamKind.VAR_KEYWORD for p in params):
+        return tuple(params)
+    names = {p.name for p in params}
+    received = [
+        p
+        for p in recorded.params
+        if p.name not in names and p.default is not None and p.kind not in _VARIADIC
+    ]
+    if not received:
+        return tuple(params)
+    if not any(p.kind is ParamKind.VAR_KEYWORD for p in recorded.params):
+        params = [p for p in params if p.kind is not ParamKind.VAR_KEYWORD]
+    out = list(params)
+    previous: str | None = None
+    for param in recorded.params:
+        if param in received:
+            at = next((i + 1 for i, p in enumerate(out) if p.name == previous), 0)
+            out.insert(at, RealParam(param.name, param.kind, Default("...")))
+        previous = param.name
+    return tuple(out)
+
+
+_VARIADIC = (ParamKind.VAR_POSITIONAL, ParamKind.VAR_KEYWORD)
 
 
 def _opaque_defaults(actual: ApiSignatures, names: list[str]) -> set[str]:

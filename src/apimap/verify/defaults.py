@@ -14,9 +14,9 @@ A recorded default and the library's default agree when
 5. one side is a name that cannot be evaluated and the last components of both
    dotted names are equal (``preserve_format`` and ``torch.preserve_format``).
 
-Evaluating accepts literals, ``-x``, ``float('inf')`` and (dotted) names. A name
-is looked up in the namespaces of the API (its module's globals, so a record may
-write ``generator=default_generator``), then among already imported modules.
+Evaluating accepts literals, ``-x``, arithmetic on numbers (``1. / 3``), ``float('inf')``
+and (dotted) names. A name is looked up in the namespaces of the API (its module's globals,
+so a record may write ``generator=default_generator``), then among already imported modules.
 Nothing is ever called except ``float`` on a string.
 """
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import functools
 import math
+import operator
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -70,6 +71,15 @@ def evaluate(text: str, namespaces: Namespaces) -> Any:
         return UNKNOWN
 
 
+_ARITHMETIC: dict[type[ast.operator], Any] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+}
+"""Arithmetic a documented default may be written in (``1. / 3``): numbers only."""
+
+
 def _evaluate(node: ast.expr, namespaces: Namespaces) -> Any:
     if isinstance(node, ast.Constant):
         return node.value
@@ -77,6 +87,14 @@ def _evaluate(node: ast.expr, namespaces: Namespaces) -> Any:
         operand = _evaluate(node.operand, namespaces)
         if isinstance(operand, int | float | complex) and not isinstance(operand, bool):
             return -operand if isinstance(node.op, ast.USub) else operand
+        raise _Unevaluable
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        left, right = _evaluate(node.left, namespaces), _evaluate(node.right, namespaces)
+        if all(isinstance(v, int | float) and not isinstance(v, bool) for v in (left, right)):
+            try:
+                return _ARITHMETIC[type(node.op)](left, right)
+            except (ArithmeticError, ValueError):
+                raise _Unevaluable from None
         raise _Unevaluable
     if isinstance(node, ast.Tuple | ast.List):
         items = [_evaluate(item, namespaces) for item in node.elts]

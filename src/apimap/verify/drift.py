@@ -81,6 +81,7 @@ def _param_drift(
     recorded: Signature, overload: RealSignature, namespaces: Namespaces
 ) -> list[Drift]:
     out: list[Drift] = []
+    leading = _leading(recorded) if overload.source != "inspect" else set()
     for mine, theirs in zip(recorded.params, overload.params, strict=True):
         if _GROUP[mine.kind] != _GROUP[theirs.kind]:
             out.append(
@@ -90,10 +91,26 @@ def _param_drift(
                     f"库中为{_GROUP_NAMES[_GROUP[theirs.kind]]}",
                 )
             )
-        problem = _default_problem(mine, theirs, namespaces)
+        problem = None if mine.name in leading else _default_problem(mine, theirs, namespaces)
         if problem is not None:
             out.append(Drift(DEFAULT_DRIFT.code, problem))
     return out
+
+
+def _leading(recorded: Signature) -> set[str]:
+    """Parameters documented with a default before a required one (``start=0, end``): the
+    documentation's way of saying the leading one may be left out, not a default to compare
+    (the libraries' own readers drop it, see :func:`apimap.verify.readers.without_leading_defaults`).
+    Only against a stub or a docstring: a Python signature (``inspect``) cannot be written so,
+    and a default it does not have is one the page made up."""
+    positional = [
+        p
+        for p in recorded.params
+        if p.kind in (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
+    ]
+    required = [i for i, p in enumerate(positional) if p.default is None]
+    last = required[-1] if required else -1
+    return {p.name for p in positional[:last] if p.default is not None}
 
 
 def _default_problem(mine: Param, theirs: RealParam, namespaces: Namespaces) -> str | None:

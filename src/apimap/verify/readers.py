@@ -220,7 +220,8 @@ def _parameter_list(entry: str) -> str | None:
 
 
 def docstring_signature_lines(doc: str) -> Iterator[str]:
-    """The parameter lists of the signature lines that open a docstring."""
+    """The parameter lists of the signature lines that open a docstring, with the
+    reStructuredText escapes of their markers undone (``\\*`` is ``*``)."""
     lines = doc.strip().splitlines()
     entry = ""
     for line in lines:
@@ -232,7 +233,7 @@ def docstring_signature_lines(doc: str) -> Iterator[str]:
         params = _parameter_list(entry)
         if params is None:
             return
-        yield params
+        yield params.replace("\\*", "*")
         entry = ""
 
 

@@ -318,17 +318,17 @@ class _Ids:
 
 
 def _submit(
-    plans: list[RecordPlan],
-    records: list[LoadedRecord],
+    plans: Sequence[RecordPlan],
+    records: Sequence[Record],
     pools: _Pools,
     ids: _Ids,
     paddles: list[str],
 ) -> list[_Pending]:
     pending: list[_Pending] = []
-    for loaded, record_plan in zip(records, plans, strict=True):
+    for record, record_plan in zip(records, plans, strict=True):
         item = _Pending(paddle_runs={name: [] for name in paddles})
         pending.append(item)
-        torch = pools.pools.get(torch_environment(loaded.record.torch_api))
+        torch = pools.pools.get(torch_environment(record.torch_api))
         if torch is None:
             continue
         item.torch_check = torch.submit(Job(ids(), "check", record_plan.torch_check))
@@ -446,7 +446,7 @@ def _failed(result: JobResult | None) -> bool:
 
 
 def _runs(
-    loaded: LoadedRecord,
+    record: Record,
     record_plan: RecordPlan,
     item: _Pending,
     pools: _Pools,
@@ -467,7 +467,7 @@ def _runs(
         torch_result, paddle_result = torch_future.result(), paddle_future.result()
         runs = [record_plan.runs[index] for index in batch]
         if _failed(torch_result) or _failed(paddle_result):
-            torch_result, paddle_result = _one_by_one(loaded, runs, pools, ids, paddle_name)
+            torch_result, paddle_result = _one_by_one(record, runs, pools, ids, paddle_name)
         seconds += torch_result.seconds + paddle_result.seconds
         for side, result in ((torch_outcomes, torch_result), (paddle_outcomes, paddle_result)):
             found = result.data.get("runs") if result.data else None
@@ -483,11 +483,11 @@ def _runs(
 
 
 def _one_by_one(
-    loaded: LoadedRecord, runs: list[RunSpec], pools: _Pools, ids: _Ids, paddle_name: str
+    record: Record, runs: list[RunSpec], pools: _Pools, ids: _Ids, paddle_name: str
 ) -> tuple[JobResult, JobResult]:
     """Each run of a batch in a job of its own, submitted together ahead of the queued jobs
     (the judging waits for them), the paddle side of each after its torch side."""
-    torch_pool = pools.pools[torch_environment(loaded.record.torch_api)]
+    torch_pool = pools.pools[torch_environment(record.torch_api)]
     paddle_pool = pools.pools[paddle_name]
     seconds = pools.run_seconds
     torch_futures = [
@@ -569,7 +569,11 @@ def run_verify(
         if records:
             pools.start((needed - missing) | set(paddles))
         ids = _Ids()
-        pending = _submit(plans, records, pools, ids, paddles) if records else []
+        pending = (
+            _submit(plans, [loaded.record for loaded in records], pools, ids, paddles)
+            if records
+            else []
+        )
         judgements: list[Judgement] = []
         per_record: list[dict[str, Release]] = []
         for done, (loaded, record_plan, item) in enumerate(
@@ -581,7 +585,7 @@ def run_verify(
                 loaded.record,
                 record_plan,
                 (_result(item.torch_check), _result(item.paddle_checks.get(MAIN_PADDLE))),
-                _runs(loaded, record_plan, item, pools, ids),
+                _runs(loaded.record, record_plan, item, pools, ids),
             )
             judgements.append(main)
             measured: dict[str, Release] = {}
@@ -593,7 +597,7 @@ def run_verify(
                     loaded.record,
                     record_plan,
                     (_result(item.torch_check), _result(item.paddle_checks.get(name))),
-                    _runs(loaded, record_plan, item, pools, ids, name),
+                    _runs(loaded.record, record_plan, item, pools, ids, name),
                 )
                 measured[version] = release_facts(loaded.record, other, main)
             per_record.append(measured)
@@ -617,6 +621,42 @@ def run_verify(
     result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
     result.seconds = time.monotonic() - began
     return result
+
+
+def judge_plans(
+    records: Sequence[Record],
+    plans: Sequence[RecordPlan],
+    workers: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> list[Judgement | None]:
+    """Run plans the caller built (``apimap import --run`` builds its own from legacy pages)
+    on the pinned paddle release and judge each record; no stamp is written. ``None`` for a
+    record whose torch environment is missing. Raises when a worker pool cannot start."""
+    result = VerifyResult()
+    pools = _Pools(workers or default_workers(), timeout, detect(), result)
+    needed = {torch_environment(record.torch_api) for record in records}
+    available = {name for name in needed if pools.known[name].python is not None}
+    judgements: list[Judgement | None] = []
+    try:
+        if records:
+            pools.start(available | {MAIN_PADDLE})
+        ids = _Ids()
+        pending = _submit(plans, records, pools, ids, [MAIN_PADDLE])
+        for record, record_plan, item in zip(records, plans, pending, strict=True):
+            if item.torch_check is None:
+                judgements.append(None)
+                continue
+            judgements.append(
+                judge(
+                    record,
+                    record_plan,
+                    (_result(item.torch_check), _result(item.paddle_checks.get(MAIN_PADDLE))),
+                    _runs(record, record_plan, item, pools, ids),
+                )
+            )
+    finally:
+        pools.close()
+    return judgements
 
 
 def _report_missing(

@@ -14,7 +14,8 @@ anything runs and with a location, what no honest example needs:
   arbitrary code), of ``tarfile`` and ``gzip`` only ``open`` (the synthetic
   files a dataset reads: CIFAR's pickled batches, VOC's archive);
 * dynamic code (AM262): no ``exec``, ``eval``, ``compile``, ``__import__``,
-  ``globals`` and the like, and ``getattr`` (``setattr`` …) only with a string
+  ``globals`` and the like (``input`` and ``help`` only when called: examples name their
+  input Tensor ``input``), and ``getattr`` (``setattr`` …) only with a string
   literal, or a framework's own zero-argument answer such as
   ``getattr(paddle, paddle.get_default_dtype())``;
 * internals (AM263): no attribute path into ``os``, ``sys``, ``subprocess``,
@@ -101,6 +102,9 @@ DYNAMIC = frozenset(
     {"exec", "eval", "compile", "__import__", "breakpoint", "globals", "locals", "vars"}
     | {"input", "help"}
 )
+COMMON_NAMES = frozenset({"input", "help"})
+"""Builtins that examples use as plain variable names (``torch.abs(input)``, ``input.sum()``):
+reported only when called."""
 ATTRIBUTE_BUILTINS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 OPENERS = frozenset({"open", "io.open", "pathlib.Path", "pathlib.PurePath"}) | frozenset(
     {"pathlib.PosixPath", "pathlib.PurePosixPath", "tarfile.open", "gzip.open"}
@@ -551,6 +555,8 @@ class _Checker:
             )
             return
         if name in self.scope.assigned or name in self.scope.defined or module is not None:
+            return
+        if name in COMMON_NAMES and not is_called:
             return
         if name in DYNAMIC:
             yield _issue(

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from apimap.checking.context import RecordContext
 from apimap.record import derived
 from apimap.record.location import Path
-from apimap.record.model import TextRole
+from apimap.record.model import PROSE_ROLES, TextRole
 
-PROSE_ROLES = frozenset({TextRole.NAME, TextRole.INLINE, TextRole.SENTENCE, TextRole.SUMMARY})
 CONTINUED_ROLES = frozenset({TextRole.NAME, TextRole.INLINE})
 """Texts a phrase, a colon or nothing follows: they end without punctuation."""
 

@@ -18,6 +18,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="mappings", help="记录目录，默认 mappings/")
     parser.add_argument("--force", action="store_true", help="覆盖已有记录 (overwrite records)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--run",
+        action="store_true",
+        help="在已安装的 torch 与 paddle 中运行示例并核对签名，失败处按原页面行号报告 "
+        "(run the examples and check the signatures; needs torch and paddle)",
+    )
     parser.set_defaults(handler=run_command)
 
 
@@ -27,7 +33,17 @@ def run_command(args: argparse.Namespace) -> int:
     if sources is None:
         return EXIT_USAGE
     out = Path(args.out)
-    result = run_import(sources, out, force=args.force)
+    from apimap.verify.environments import EnvironmentMismatch
+    from apimap.verify.pool import WorkerStartError
+
+    try:
+        result = run_import(sources, out, force=args.force, execute=args.run)
+    except (EnvironmentMismatch, WorkerStartError) as exc:
+        print(
+            f"apimap import --run：无法启动验证进程 (cannot start the workers)：{exc}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if args.format == "json":
         write_json(result, sys.stdout, out)
     else:

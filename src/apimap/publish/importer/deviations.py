@@ -18,9 +18,10 @@ from apimap.publish.importer.patterns import SLOT_GROUPS
 from apimap.record.import_codes import HALF_WIDTH, LOOKALIKE, MISSPELT, NO_FINAL_STOP, Reason
 
 _HALF_WIDTH = re.compile(r"[,.;:()]")
-_MISSPELT = re.compile(r"(?<![A-Za-z])(?:Pytorch|pytorch|PYTORCH|torch|paddle|PADDLE)(?![A-Za-z])")
+_MISSPELT = re.compile(r"(?<![A-Za-z])(?:pytorch|PYTORCH|torch|paddle|PADDLE)(?![A-Za-z])")
 """How the fixed wording's ``PyTorch`` and ``Paddle`` are misspelt (``PaddlePaddle`` is the
-product's full name, not a misspelling)."""
+product's full name, and ``Pytorch`` the spelling the specification's own templates use:
+neither is a misspelling)."""
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,10 @@
 
 Record prose is Markdown in which code spans stay code spans; everything else
 the site renderer escapes (:mod:`apimap.publish.site.markdown`), and these functions
-undo exactly that. ``<font color=…>`` wrappers are removed only where a cell
-holds a parameter or API *name*; in prose they stay, for ``apimap check`` to report.
+undo exactly that. Tags are removed only where a cell holds a parameter or API *name*;
+in prose they stay, for ``apimap check`` to report. Around a name, ``<font color=…>``
+is the older format guide's own way of marking the parameters that differ (its
+输入参数用法不一致 template writes it), so it goes silently; any other tag is reported.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_HIGHLIGHT = re.compile(r"^</?font\b", re.IGNORECASE)
 _LINK = re.compile(r"^\[(?P<label>(?:\\.|[^\]\\])*)\]\((?P<target>.*)\)$")
 _CODE_ONLY = re.compile(r"^(`+)\s?(.*?)\s?\1$")
 _ANY_LINK = re.compile(r"\[((?:\\.|[^\]\\])*)\]\(([^)]*)\)")
@@ -60,6 +63,11 @@ def tags(text: str) -> list[str]:
     return _TAG.findall(text)
 
 
+def is_highlight(tag: str) -> bool:
+    """``<font …>`` or ``</font>``: how the older format guide marks a name that differs."""
+    return bool(_HIGHLIGHT.match(tag))
+
+
 def has_cjk(text: str) -> bool:
     """Whether ``text`` contains Chinese characters or full-width forms."""
     return bool(_CJK.search(text))
@@ -102,6 +110,12 @@ def link_or_text(text: str) -> Link:
     if match is None:
         return Link(plain_name(stripped) or "", None)
     return Link(plain_name(match.group("label")) or "", _target(match.group("target")) or None)
+
+
+def links_nowhere(text: str) -> bool:
+    """``[label]()``: a whole-text link without a target."""
+    match = _LINK.match(strip_tags(text).strip())
+    return match is not None and not match.group("target").strip(" <>")
 
 
 def links(text: str) -> list[Link]:

@@ -14,13 +14,15 @@ Anything else is kept and reported (:mod:`apimap.publish.importer.problems`).
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
-from apimap.publish.importer import deviations, patterns
+from apimap.publish.importer import deviations, patterns, variants
 from apimap.publish.importer.blocks import (
     Block,
     Break,
@@ -32,13 +34,14 @@ from apimap.publish.importer.blocks import (
     scan,
 )
 from apimap.publish.importer.category_names import CategoryName, category_name, key
-from apimap.publish.importer.code import code_text, split_block
+from apimap.publish.importer.code import code_numbers, code_text, split_block
 from apimap.publish.importer.inline import (
     Link,
     code_spans,
     flatten,
     link_or_text,
     links,
+    links_nowhere,
     plain_name,
     prose,
     strip_tags,
@@ -55,11 +58,14 @@ from apimap.record.import_codes import (
     BAD_API,
     BAD_TABLE,
     DELETABLE,
+    EMPTY_LINK,
     HTML_TAG,
     LEGACY_CATEGORY,
     MERGED_SUMMARY,
     NO_PARAM_TABLE,
     NO_TITLE,
+    ODD_LABEL,
+    OTHER_SECTION,
     PROSE_IN_CODE,
     SIGNATURE_COMMENT,
     STATED_DEFAULTS,
@@ -67,12 +73,16 @@ from apimap.record.import_codes import (
     UNKNOWN_CATEGORY,
     UNMAPPED_ROW,
     UNMAPPED_TEXT,
+    UNNAMED_EXAMPLE,
     UNSPLIT_CODE,
+    VARIANT_SENTENCE,
     Severity,
 )
+from apimap.record.location import Path as DataPath
 from apimap.record.model import Record
 from apimap.record.paths import API_NAME
 from apimap.record.phrases import TODO_MARKER
+from apimap.record.signature import ParamKind, Signature
 
 _TITLE = re.compile(r"^\[\s*(?P<label>[^\]]*?)\s*\](?!\()\s*(?P<api>.*)$")
 _API_PREFIX = re.compile(r"^(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?P<rest>.*)$")
@@ -86,6 +96,8 @@ _UNPROVEN = re.compile(r"^未经验证的部分\s*[：:]")
 _NAME_LINE = re.compile(r"^(?P<name>[^`]+?)\s*(?:[（(](?P<kind>[^（）()]+)[）)])?$")
 """The Chinese name, and the API type in a final parenthesis (the name may hold parentheses of
 its own: ``符号函数（支持复数）（方法）``)."""
+_SENTENCE_END = re.compile(r"[，,。：:；;！？]\s*$|[，,。；;]")
+"""A sentence (``api 存在重载情况，分别如下：``), not a name."""
 _INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
 _LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
 _PARAM_NAME = re.compile(r"^(?:参数\s*)?(?P<name>\*{0,2}[A-Za-z_]\w*)(?:\s*参数)?$")
@@ -111,6 +123,8 @@ _GENERATED_FRONT_MATTER = {"orphan", "myst"}
 """Front matter the renderer writes (``orphan`` and the page description): not content."""
 _WHEN = patterns.whole(wording.when_line(patterns.DESC))
 _REMARK_HEADER = "备注"
+_NOTE_LABEL = re.compile(r"^(?:注意|注|说明)\s*[：:]\s*")
+"""``注：`` before a remark in the examples section: the record's notes say it."""
 
 
 @dataclass
@@ -119,6 +133,9 @@ class _Case:
     when: str | None
     torch: str | None
     paddle: str | None
+    torch_lines: list[int] = field(default_factory=list)
+    """The page line of each line of ``torch``."""
+    paddle_lines: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -141,6 +158,10 @@ class PageResult:
 
     record: Record | None
     problems: list[Problem]
+    code_lines: dict[DataPath, list[int]] = field(default_factory=dict)
+    """Where the record's code came from: the page line of each line of a signature
+    (``("torch_signature", 0)``) and of each side of an example case
+    (``("examples", 0, "cases", 1, "paddle")``), for reporting what running it finds."""
 
 
 class _Failed(Exception):
@@ -164,9 +185,26 @@ def _source(block: Block) -> str:
     return "---"
 
 
-def _section(heading: Heading) -> str | None:
-    text = plain_name(strip_tags(heading.text)) or ""
-    return _SECTIONS.get(text.rstrip("：:").strip())
+def _section(heading: Heading) -> tuple[str | None, str | None]:
+    """The section a heading opens, and the name it should have had when it is misspelt by
+    one character (``转写实例``)."""
+    text = (plain_name(strip_tags(heading.text)) or "").rstrip("：:").strip()
+    if text in _SECTIONS:
+        return _SECTIONS[text], None
+    for name, section in _SECTIONS.items():
+        if len(name) >= 4 and _one_apart(text, name):
+            return section, name
+    return None, None
+
+
+def _one_apart(text: str, name: str) -> bool:
+    """One character replaced, added or left out."""
+    if abs(len(text) - len(name)) > 1 or text == name:
+        return False
+    if len(text) == len(name):
+        return sum(a != b for a, b in zip(text, name, strict=True)) == 1
+    short, long = sorted((text, name), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _signature(code: str) -> str:
@@ -200,12 +238,14 @@ def _side(lines: list[str] | None) -> str | None:
     return text or None
 
 
-def _signatures(fence: Fence) -> tuple[list[str], list[Problem]]:
-    """The signatures of a signature block: one per call (a block may hold overloads), each as
-    one line; comments are taken out (those that only number the overloads are dropped)."""
-    signatures: list[str] = []
+def _signatures(fence: Fence) -> tuple[list[tuple[int, str]], list[Problem]]:
+    """The signatures of a signature block with their first page line: one per call (a block
+    may hold overloads), each as one line; comments are taken out (those that only number the
+    overloads are dropped)."""
+    signatures: list[tuple[int, str]] = []
     problems: list[Problem] = []
     current: list[str] = []
+    start = fence.line + 1
     depth = 0
     for offset, line in enumerate(fence.code.split("\n")):
         text = line.strip()
@@ -215,14 +255,16 @@ def _signatures(fence: Fence) -> tuple[list[str], list[Problem]]:
             continue
         if not text:
             continue
+        if not current:
+            start = fence.line + 1 + offset
         current.append(text)
         code = _STRING.sub("", text)
         depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
         if depth <= 0:
-            signatures.append(_signature("\n".join(current)))
+            signatures.append((start, _signature("\n".join(current))))
             current, depth = [], 0
     if current:
-        signatures.append(_signature("\n".join(current)))
+        signatures.append((start, _signature("\n".join(current))))
     return signatures, problems
 
 
@@ -250,6 +292,20 @@ class _PageReader:
         self.no_rewrite: Paragraph | None = None
         self.notes: list[_Note] = []
         self.when: tuple[int, str] | None = None
+        self.signature_lines: dict[str, list[int]] = {"torch": [], "paddle": []}
+        """The page line of each signature of ``torch_signatures`` and ``paddle_signatures``."""
+        self.extra: tuple[Heading, list[str]] | None = None
+        self.sections = 1
+        """How many torch/paddle sections the page has (overloads documented one by one)."""
+        self.later_tables: list[Table] = []
+        self.section_start: tuple[Heading, int] | None = None
+        """The torch heading of the current later section, and how many torch signatures came
+        before it."""
+        self.other: tuple[Heading, list[str]] | None = None
+        """A later section for another paddle API: the record cannot hold it."""
+        """A section the layout does not have: its heading and the source of what it holds."""
+        self.examples_level: int | None = None
+        """The level of the 转写示例 heading (one above the first example's when it is missing)."""
 
     def lose(self, block: Block, detail: str = "") -> None:
         self.problems.append(Problem(UNMAPPED_TEXT, block.line, detail, kept=_source(block)))
@@ -271,10 +327,12 @@ class _PageReader:
                 following = self.blocks[index + 1] if index + 1 < len(self.blocks) else None
                 if isinstance(following, Paragraph) and _is_footer(following):
                     index += 1
+            elif self._kept_aside(block):
+                pass
             elif isinstance(block, Heading):
-                self._heading(block)
+                self._heading(block, self._following(index))
             elif isinstance(block, Paragraph):
-                self._paragraph(block)
+                self._paragraph(block, self._following(index))
             elif isinstance(block, Fence):
                 self._fence(block)
             elif isinstance(block, Table):
@@ -282,7 +340,55 @@ class _PageReader:
             else:
                 self.lose(block)
             index += 1
+        self._close_extra()
+        self._close_other()
         self._flush_when()
+
+    def _kept_aside(self, block: Block) -> bool:
+        """The block belongs to a section the record cannot hold (kept with it)."""
+        if self.extra is not None and self._in_extra(block):
+            return True
+        return self.other is not None and self._in_other(block)
+
+    def _in_other(self, block: Block) -> bool:
+        """A section for another paddle API goes on until the next section of the torch API."""
+        assert self.other is not None
+        if isinstance(block, Heading) and self._names_api(block):
+            self._close_other()
+            return False
+        self.other[1].append(_source(block))
+        return True
+
+    def _close_other(self) -> None:
+        if self.other is not None:
+            heading, kept = self.other
+            self.problems.append(Problem(OTHER_SECTION, heading.line, kept="\n\n".join(kept)))
+            self.other = None
+
+    def _names_api(self, heading: Heading) -> bool:
+        match = _API_PREFIX.match(link_or_text(heading.text).label)
+        return match is not None and match.group("name") == self.api
+
+    def _following(self, index: int) -> Block | None:
+        return self.blocks[index + 1] if index + 1 < len(self.blocks) else None
+
+    def _in_extra(self, block: Block) -> bool:
+        """A block of a section the layout does not have is kept with it; a heading as high
+        as the section's own ends it."""
+        assert self.extra is not None
+        heading, kept = self.extra
+        if isinstance(block, Heading) and block.level <= heading.level:
+            self._close_extra()
+            return False
+        kept.append(_source(block))
+        return True
+
+    def _close_extra(self) -> None:
+        if self.extra is not None:
+            heading, kept = self.extra
+            detail = "一节不在规范的页面结构中 (a section outside the layout)"
+            self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, "\n\n".join(kept)))
+            self.extra = None
 
     def _title(self) -> int:
         for index, block in enumerate(self.blocks):
@@ -322,17 +428,27 @@ class _PageReader:
             raise _Failed(Problem(UNKNOWN_CATEGORY, line, f"`{written}`"))
         return name
 
-    def _heading(self, heading: Heading) -> None:
-        section = _section(heading)
+    def _heading(self, heading: Heading, following: Block | None) -> None:
+        section, misspelt = _section(heading)
         if section is not None:
             self._flush_when()
             self.state = section
             if section == "params":
                 self.params_heading = heading
+            if section == "examples":
+                self.examples_level = heading.level
+            if misspelt is not None:
+                detail = f"标题应为「{misspelt}」(section heading misspelt)"
+                self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, heading.text))
             return
         if self.state == "generated" and heading.level > 2:
             return  # a release range of the generated release section
-        if self.state == "examples":
+        if self.state == "params" and self._example_heading(heading, following):
+            detail = "缺少「转写示例」一节的标题 (no 转写示例 heading before the examples)"
+            self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, heading.text))
+            self.state = "examples"
+            self.examples_level = heading.level - 1
+        if self.state == "examples" and not self._sibling_of_examples(heading):
             self._flush_when()
             found = tags(heading.text)
             if found:
@@ -342,16 +458,54 @@ class _PageReader:
             return
         if self.state in ("lead", "torch") and self._side(heading):
             return
+        later = ("paddle", "params", "examples", "notes", "unknown")
+        if self.state in later and len(self.sides) > 1 and self._names_api(heading):
+            self._flush_when()
+            self.sections += 1  # the page documents the API again: an overload or another case
+            self.section_start = (heading, len(self.torch_signatures))
+            self.state = "torch"
+            return
+        if self.state in later:
+            self._flush_when()
+            self.extra = (heading, [_source(heading)])
+            self.state = "unknown"
+            return
         self.lose(heading)
-        if self.state in ("paddle", "params", "notes"):
-            self.state = "unknown"  # a section the layout does not have: its content is kept too
+
+    def _sibling_of_examples(self, heading: Heading) -> bool:
+        """A heading as high as 转写示例's own starts another section, not an example."""
+        return self.examples_level is not None and heading.level <= self.examples_level
+
+    def _example_heading(self, heading: Heading, following: Block | None) -> bool:
+        """``参数：功能`` naming a row of the table, followed by code: an example whose section
+        heading the page left out."""
+        if self.table is None or not isinstance(following, Fence | Paragraph):
+            return False
+        param, _ = _split_heading(heading.text)
+        names = {plain_name(cells[0]) for _, cells in self.table.rows if cells}
+        return param is not None and param.lstrip("*") in {
+            (name or "").lstrip("*") for name in names
+        }
 
     def _side(self, heading: Heading) -> bool:
         link = link_or_text(heading.text)
         match = _API_PREFIX.match(link.label)
         if match is None:
             return False
+        if self.sections > 1:
+            if len(self.sides) > 1 and match.group("name") == self.sides[1][1].label:
+                self.state = "paddle"  # the same paddle API again: its signatures are overloads
+            else:  # another paddle API: the section, its torch signatures too, is kept aside
+                start, count = self.section_start or (heading, len(self.torch_signatures))
+                kept = [_source(start), *self.torch_signatures[count:], _source(heading)]
+                del self.torch_signatures[count:]
+                del self.signature_lines["torch"][count:]
+                self.other = (start, kept)
+                self.state = "unknown"
+            return True
         self.sides.append((heading, Link(match.group("name"), link.target)))
+        if links_nowhere(heading.text):
+            self.problems.append(Problem(EMPTY_LINK, heading.line, kept=heading.text))
         if match.group("rest").strip():
             self.problems.append(
                 Problem(UNMAPPED_TEXT, heading.line, "标题中多余的文字", kept=heading.text)
@@ -359,7 +513,7 @@ class _PageReader:
         self.state = "torch" if len(self.sides) == 1 else "paddle"
         return True
 
-    def _paragraph(self, paragraph: Paragraph) -> None:
+    def _paragraph(self, paragraph: Paragraph, following: Block | None = None) -> None:
         text = prose(paragraph.text)
         if self.state == "generated":
             return
@@ -380,6 +534,10 @@ class _PageReader:
                 self.problems += _wording_problems(no_rewrite, paragraph.line)
             elif when is not None:
                 self.when = (paragraph.line, when.group("desc").strip())
+            elif isinstance(following, Fence) and "\n" not in paragraph.text.strip():
+                self.when = (paragraph.line, text.rstrip("。.：: "))  # a condition line
+            elif text.endswith("。"):
+                self.notes.append(_Note(paragraph.line, _NOTE_LABEL.sub("", text)))
             else:
                 self.lose(paragraph)
         elif self.state == "notes":
@@ -397,7 +555,7 @@ class _PageReader:
         if _BADGE.match(flatten(paragraph.text)) or _UNPROVEN.match(text) or _RELEASES.match(text):
             return  # generated from the stamp
         name = _NAME_LINE.match(text)
-        if self.zh_name is None and name is not None:
+        if self.zh_name is None and name is not None and not _SENTENCE_END.search(text):
             self.zh_name = name.group("name").strip()
             kind = name.group("kind")
             types = {label: value for value, label in phrases.API_TYPE_LABELS.items()}
@@ -418,20 +576,42 @@ class _PageReader:
     def _fence(self, fence: Fence) -> None:
         if self.state == "generated":
             return
-        if self.state in ("torch", "paddle"):
+        if self.state in ("torch", "paddle") and self._example_code(fence):
+            detail = "缺少「转写示例」一节的标题 (no 转写示例 heading before the examples)"
+            self.problems.append(Problem(UNMAPPED_TEXT, fence.line, detail))
+            self.state = "examples"
+            self.examples_level = self.sides[0][0].level if self.sides else None
+            self._code(fence)
+        elif self.state in ("torch", "paddle"):
             signatures, problems = _signatures(fence)
             self.problems += problems
             target = self.torch_signatures if self.state == "torch" else self.paddle_signatures
-            target += signatures
+            for line, text in signatures:
+                if text not in target:  # a later section repeats a signature
+                    target.append(text)
+                    self.signature_lines[self.state].append(line)
         elif self.state in ("examples", "notes"):
             self._code(fence)
         else:
             self.lose(fence)
 
+    def _example_code(self, fence: Fence) -> bool:
+        """A block under an API heading that is example code, not signatures: it has side
+        labels, or it follows the side's signatures and holds statements rather than calls
+        (a 组合替代实现 page's implementation)."""
+        if split_block(fence.code, fence.line + 1, loose=False).cases:
+            return True
+        read = self.torch_signatures if self.state == "torch" else self.paddle_signatures
+        signatures, _ = _signatures(fence)
+        return bool(read) and not all(_SIGNATURE_SHAPE.match(text) for _, text in signatures)
+
     def _code(self, fence: Fence) -> None:
         split = split_block(fence.code, fence.line + 1)
         for line, text in split.prose:
             self.problems.append(Problem(PROSE_IN_CODE, line, kept=text))
+        if split.odd_labels:  # once for the block: its labels were all written so
+            kept = "\n".join(text for _, text in split.odd_labels)
+            self.problems.append(Problem(ODD_LABEL, split.odd_labels[0][0], kept=kept))
         for line, text in split.lookalike_markers:
             found = deviations.lookalikes(text)
             if found is not None:
@@ -446,10 +626,13 @@ class _PageReader:
             case_when = case.when or (when if not cases else None)
             torch, paddle = _side(case.torch), _side(case.paddle)
             if torch is not None or paddle is not None:
-                cases.append(_Case(case.line, case_when, torch, paddle))
+                torch_lines = code_numbers(case.torch or [], case.torch_numbers)
+                paddle_lines = code_numbers(case.paddle or [], case.paddle_numbers)
+                cases.append(_Case(case.line, case_when, torch, paddle, torch_lines, paddle_lines))
         unmarked = _side(split.unmarked)
         if unmarked is not None:
-            cases.append(_Case(fence.line + 1, when, None, unmarked))
+            numbers = code_numbers(split.unmarked, split.unmarked_numbers)
+            cases.append(_Case(fence.line + 1, when, None, unmarked, [], numbers))
         if not cases:
             if not split.stray and not split.prose:
                 self.problems.append(Problem(UNSPLIT_CODE, fence.line, kept=fence.code or None))
@@ -480,6 +663,8 @@ class _PageReader:
             if len(table.header) != 3:
                 raise _Failed(Problem(BAD_TABLE, table.line, f"{len(table.header)} 列"))
             self.table = table
+        elif self.sections > 1 and self.state == "params" and len(table.header) == 3:
+            self.later_tables.append(table)  # another section's rows join the first's
         else:
             self.lose(table)
 
@@ -491,7 +676,18 @@ def _rows(reader: _PageReader) -> tuple[list[RowDraft], list[Problem]]:
         if reader.params_heading is not None:
             problems.append(Problem(NO_PARAM_TABLE, reader.params_heading.line))
         return drafts, problems
-    for line, cells in reader.table.rows:
+
+    def names(cells: list[str]) -> tuple[str | None, str | None]:
+        return (plain_name(cells[0]), plain_name(cells[1])) if len(cells) > 1 else (None, None)
+
+    seen = {names(cells) for _, cells in reader.table.rows}
+    later = [
+        (line, cells)
+        for table in reader.later_tables
+        for line, cells in table.rows
+        if names(cells) not in seen  # the same row in another section
+    ]
+    for line, cells in [*reader.table.rows, *later]:
         if len(cells) != 3:
             source = "| " + " | ".join(cells) + " |"
             detail = f"{len(cells)} 列 (expected 3 cells)"
@@ -522,8 +718,12 @@ def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph
     """Alias and package lines go to their fields; the rest is summary (or lost)."""
     has_paddle_side = len(reader.sides) > 1
     summary: list[Paragraph] = []
+    said: set[str] = set()
     for state, paragraph in reader.lead:
         text = prose(paragraph.text)
+        if text in said:
+            continue  # a later section says it again
+        said.add(text)
         aliases = _ALIASES.match(text)
         package = _PACKAGE.match(text)
         if aliases is not None:
@@ -543,20 +743,93 @@ def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph
 
 
 def _example_fields(
-    example: _Example, rows: list[dict[str, Any]], spellings: dict[str, str]
+    example: _Example,
+    rows: list[dict[str, Any]],
+    spellings: dict[str, str],
+    sources: dict[int, _Case],
+    category: Category,
+    problems: list[Problem],
+    api: str = "",
+    signature: Signature | None = None,
 ) -> dict[str, Any]:
     """An example; a purpose equal to the row's meaning is left to the renderer. A heading that
-    names varargs without their stars (``size：…`` for ``*size``) takes the signature's spelling."""
+    names varargs without their stars (``size：…`` for ``*size``) takes the signature's spelling.
+    An example whose heading names no parameter, on a page where only one row is rewritten and
+    whose code passes that parameter, is that row's (IM111 says the heading should name it)."""
     param, purpose = _split_heading(example.heading) if example.heading else (None, None)
+    if param is None and purpose is not None:
+        param, purpose = _spaced_heading(purpose, rows, spellings)
+    returns = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
+    if param is None and returns is None and category.group <= 3:
+        param = _only_rewritten(rows)
+        if param is not None and not all(
+            case.torch and _passes(case.torch, api, param, signature) for case in example.cases
+        ):
+            param = None
+        if param is not None:
+            detail = f"应为「{param}：…」(the heading should name `{param}`)"
+            problems.append(Problem(UNNAMED_EXAMPLE, example.line, detail, example.heading))
     if param is not None:
         param = spellings.get(param, param)
         row = next((r for r in rows if param in _torch_names(r.get("torch"))), None)
     else:
-        row = next((r for r in rows if r.get("kind") == RowKind.RETURN_DIFF.value), None)
+        row = returns
     if row is not None and purpose == row.get("desc"):
         purpose = None
-    fields = {"param": param, "purpose": purpose, "cases": [_case_fields(c) for c in example.cases]}
+    cases = [_case_fields(case, sources) for case in example.cases]
+    fields = {"param": param, "purpose": purpose, "cases": cases}
     return {key: value for key, value in fields.items() if value is not None}
+
+
+def _spaced_heading(
+    heading: str, rows: list[dict[str, Any]], spellings: dict[str, str]
+) -> tuple[str | None, str | None]:
+    """``t 浮点张量类型``: a row's parameter and its purpose without the colon."""
+    first, _, rest = heading.partition(" ")
+    names = {name for row in rows for name in _torch_names(row.get("torch"))}
+    if rest.strip() and spellings.get(first, first) in names:
+        return first, rest.strip()
+    return None, heading
+
+
+def _passes(code: str, api: str, param: str, signature: Signature | None) -> bool:
+    """Whether ``code`` calls ``api`` (or the method of that name) passing ``param``, by
+    keyword or at its position."""
+    try:
+        tree = ast.parse(textwrap.dedent(code))
+    except SyntaxError:
+        return False
+    name = param.lstrip("*")
+    member = api.rsplit(".", 1)[-1]
+    positional = [
+        p.name
+        for p in (signature.params if signature else ())
+        if p.kind in (ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD)
+        or p.kind is ParamKind.VAR_POSITIONAL
+    ]
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called = ast.unparse(node.func)
+        if called != api and not called.endswith(f".{member}"):
+            continue
+        if any(keyword.arg == name for keyword in node.keywords):
+            return True
+        if name in positional and len(node.args) > positional.index(name):
+            return True
+    return False
+
+
+def _only_rewritten(rows: list[dict[str, Any]]) -> str | None:
+    """The torch parameter of the one row that is rewritten, when there is exactly one."""
+    rewritten = [
+        row
+        for row in rows
+        if row.get("action") == "rewrite"
+        and row.get("kind") in ("torch_only", "usage_diff", "type_diff")
+        and _torch_names(row.get("torch"))
+    ]
+    return _torch_names(rewritten[0].get("torch"))[0] if len(rewritten) == 1 else None
 
 
 def _torch_names(torch: str | list[str] | None) -> list[str]:
@@ -566,9 +839,40 @@ def _torch_names(torch: str | list[str] | None) -> list[str]:
     return [torch] if isinstance(torch, str) else list(torch)
 
 
-def _case_fields(case: _Case) -> dict[str, str]:
+def _case_fields(case: _Case, sources: dict[int, _Case]) -> dict[str, str]:
+    """A case's fields; ``sources`` learns which case of the page they came from."""
     fields = {"when": case.when, "torch": case.torch, "paddle": case.paddle}
-    return {key: value for key, value in fields.items() if value is not None}
+    kept = {key: value for key, value in fields.items() if value is not None}
+    sources[id(kept)] = case
+    return kept
+
+
+def _code_lines(
+    reader: _PageReader, data: RecordData, sources: dict[int, _Case]
+) -> dict[DataPath, list[int]]:
+    """The page lines of the record's signatures and example code (see ``PageResult``)."""
+    lines: dict[DataPath, list[int]] = {}
+    for side in ("torch", "paddle"):
+        found = reader.signature_lines[side]
+        if len(found) == 1:
+            lines[(f"{side}_signature",)] = found
+        for index, line in enumerate(found if len(found) > 1 else []):
+            lines[(f"{side}_signature", index)] = [line]
+    places: list[tuple[DataPath, dict[str, Any]]] = []
+    for index, example in enumerate(data.fields.get("examples", [])):
+        places += [
+            (("examples", index, "cases", number), case)
+            for number, case in enumerate(example.get("cases", []))
+        ]
+    for index, note in enumerate(data.fields.get("notes", [])):
+        if "example" in note:
+            places.append((("notes", index, "example"), note["example"]))
+    for path, case in places:
+        source = sources.get(id(case))
+        if source is not None:
+            lines[(*path, "torch")] = source.torch_lines
+            lines[(*path, "paddle")] = source.paddle_lines
+    return lines
 
 
 def _decide_summary(
@@ -582,11 +886,16 @@ def _decide_summary(
         kept = []
         for paragraph, text in zip(paragraphs, texts, strict=True):
             lead = patterns.phrase_match(text, phrases.COMPOSITE_LEAD)
-            if lead is None:
-                kept.append((paragraph, text))
-            else:
+            if lead is not None:
                 problems += _wording_problems(lead, paragraph.line)
+            elif variants.COMPOSITE_LEAD.match(text):
+                detail = f"规范语句 (standard)：{phrases.COMPOSITE_LEAD}"
+                problems.append(Problem(VARIANT_SENTENCE, paragraph.line, detail, kept=text))
+            else:
+                kept.append((paragraph, text))
         paragraphs, texts = [p for p, _ in kept], [t for _, t in kept]
+        # the template's description of the API and its formula: one summary, not a merge
+        return (" ".join(texts) or None), problems
     else:
         generated = wording.summary(record)
         matches = [
@@ -686,7 +995,8 @@ def _spell_varargs(drafts: list[RowDraft], torch: list[str], paddle: list[str]) 
 def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
     """The paddle parameter that receives the object when a class member maps to a free
     function (``torch.Tensor.outer(vec2)`` -> ``paddle.outer(x, y)``): the first paddle
-    parameter, when no row maps it."""
+    parameter, when no row maps it to a torch parameter. A paddle-only row for it is the
+    one the specification says to leave out (its note 3): it is taken out of the rows."""
     if len(reader.sides) < 2 or not derived.is_class_member(reader.api):
         return None
     if derived.is_class_member(reader.sides[1][1].label):
@@ -695,27 +1005,46 @@ def _self_param(reader: _PageReader, drafts: list[RowDraft]) -> str | None:
     if signature is None or not signature.params:
         return None
     first = signature.params[0].spelled
+    own = [
+        draft
+        for draft in drafts
+        if draft.fields.get("torch") is None and draft.fields.get("paddle") == first
+    ]
+    for draft in own:
+        drafts.remove(draft)
     mapped = {name for draft in drafts for name in derived.names(draft.fields.get("paddle"))}
     return None if first in mapped else first
 
 
 _BARE_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+_SIGNATURE_SHAPE = re.compile(r"^[A-Za-z_][\w.]*\s*(?:\(.*\))?$")
+"""A signature (``api(params)``) or a bare name: not an assignment, an import or a block."""
 """A "signature" that is only a name: the page of an attribute or a constant."""
 
 
 def _without_bare_names(reader: _PageReader) -> None:
     """An attribute or a constant has no signature: a block holding only its name
-    (``torch.Tensor.T``, ``torch.float16``) says which it is (a class member is an attribute)."""
+    (``torch.Tensor.T``, ``torch.float16``) says which it is (a class member is an attribute;
+    a name like a class's, ``torch.distributed.ReduceOp``, is an enumeration class whose rows
+    are its members).
+    A paddle attribute that a callable torch API maps onto keeps its name as its signature."""
     bare = bool(reader.torch_signatures) and all(
         _BARE_NAME.match(text) for text in reader.torch_signatures
     )
     if bare:
         reader.torch_signatures = []
+        reader.signature_lines["torch"] = []
         if reader.api_type is None:
             member = derived.is_class_member(reader.api)
-            reader.api_type = (ApiType.ATTRIBUTE if member else ApiType.CONSTANT).value
-    if reader.paddle_signatures and all(_BARE_NAME.match(t) for t in reader.paddle_signatures):
+            named_as_class = reader.api.rsplit(".", 1)[-1][:1].isupper()
+            kind = ApiType.CLASS if named_as_class else ApiType.CONSTANT
+            reader.api_type = (ApiType.ATTRIBUTE if member else kind).value
+    paddle_bare = all(_BARE_NAME.match(t) for t in reader.paddle_signatures)
+    if reader.paddle_signatures and paddle_bare and not reader.torch_signatures:
+        # attribute to attribute: neither side has a signature; a callable torch API mapped
+        # onto a paddle attribute keeps the attribute's name as the paddle side's
         reader.paddle_signatures = []
+        reader.signature_lines["paddle"] = []
 
 
 def _assemble(reader: _PageReader) -> PageResult:
@@ -755,10 +1084,12 @@ def _assemble(reader: _PageReader) -> PageResult:
     for extra_heading, _ in sides[2:]:
         problems.append(Problem(UNMAPPED_TEXT, extra_heading.line, kept=extra_heading.text))
     drafts, row_problems = _rows(reader)
-    problems += row_problems
     _spell_varargs(drafts, reader.torch_signatures, reader.paddle_signatures)
     _split_by_example_headings(drafts, reader.examples, _spellings(reader.torch_signatures))
+    lines = {draft.line for draft in drafts}
     self_param = _self_param(reader, drafts)
+    left_out = lines - {draft.line for draft in drafts}
+    problems += [problem for problem in row_problems if problem.line not in left_out]
     if self_param is not None:
         data.set("self_param", self_param, sides[1][0].line)
         if reader.api_type is None:
@@ -772,16 +1103,26 @@ def _assemble(reader: _PageReader) -> PageResult:
     if accepts:
         data.set("paddle_accepts", accepts, drafts[0].line)
     rows = data.fields.get("params", [])
+    sources: dict[int, _Case] = {}
     for example in reader.examples:
         if example.cases:
-            spelt = _example_fields(example, rows, _spellings(reader.torch_signatures))
+            spelt = _example_fields(
+                example,
+                rows,
+                _spellings(reader.torch_signatures),
+                sources,
+                category,
+                problems,
+                reader.api,
+                next(filter(None, map(derived.parse, reader.torch_signatures)), None),
+            )
             data.item("examples", spelt, example.line)
         elif example.heading is not None:
             problems.append(Problem(UNMAPPED_TEXT, example.line, kept=example.heading))
     for note in reader.notes:
         fields: dict[str, Any] = {"text": note.text}
         if note.case is not None:
-            fields["example"] = _case_fields(note.case)
+            fields["example"] = _case_fields(note.case, sources)
         data.item("notes", fields, note.line)
     validated = validate_data(data)
     problems += validated.problems
@@ -801,7 +1142,7 @@ def _assemble(reader: _PageReader) -> PageResult:
     problems += _defaults_problems(record, kept_rows)
     if reader.no_rewrite is not None and not wording.says_no_rewrite(record):
         problems.append(Problem(UNMAPPED_TEXT, reader.no_rewrite.line, kept=reader.no_rewrite.text))
-    return PageResult(record, problems)
+    return PageResult(record, problems, _code_lines(reader, data, sources))
 
 
 def read_page(text: str) -> PageResult:

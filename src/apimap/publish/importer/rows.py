@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
-from apimap.publish.importer import deviations, patterns
-from apimap.publish.importer.inline import cell_text, plain_name, tags
+from apimap.publish.importer import deviations, patterns, variants
+from apimap.publish.importer.inline import cell_text, is_highlight, plain_name, tags
 from apimap.publish.importer.problems import Problem
+from apimap.publish.importer.variants import Role
 from apimap.record import phrases
 from apimap.record.categories import Action, Category, RowKind
 from apimap.record.import_codes import (
@@ -29,7 +31,9 @@ from apimap.record.import_codes import (
 _TYPE_WORD = "类型"
 _FINAL_STOP = re.compile(r"\s*[。.]\s*$")
 _SIDE_WORD = re.compile(r"PyTorch|Pytorch|pytorch|torch|Paddle|paddle|飞桨")
-_DIFFERENCE_WORD = re.compile(r"不同|不一致|区别|差异|可变参数|相反|可选|必选|不支持")
+_DIFFERENCE_WORD = re.compile(
+    r"不同|不一致|区别|差异|可变参数|相反|取反|可选|必选|不支持|更多|更少|仅支持|只支持|仅可|只能"
+)
 """Words of a remark that describes a usage difference (size 是可变参数，paddle 是 list)."""
 
 
@@ -92,6 +96,18 @@ def _setting(kind: RowKind, setting: str | None) -> dict[str, str]:
         return {"paddle_value": value.group("value")}
     standard = phrases.KEEP_DEFAULT if kind is RowKind.PADDLE_ONLY else phrases.MATCH_TORCH
     return {} if patterns.is_phrase(setting, standard) else {"setting": setting}
+
+
+def _keeps_default(setting: str) -> bool:
+    """A setting that is only the keep-default phrase worded otherwise (``保持默认即可``)."""
+    found = variants.fragments(setting)
+    return (
+        len(found) == 1
+        and found[0].role is Role.KEEP_DEFAULT
+        and found[0].variant
+        and not setting[: found[0].start].strip(_PIECE_EDGES)
+        and not setting[found[0].end :].strip(_PIECE_EDGES)
+    )
 
 
 _SET_TO = re.compile(
@@ -164,13 +180,22 @@ def _meaning_and_difference(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+_EACH_SIDE = re.compile(
+    r"(?:PyTorch|Pytorch|pytorch|torch)\s*(?:的\s*\S+?\s*)?(?P<verb>为|取值|是|支持|返回|使用|表示|传入)"
+    r"[^，。；;]*[，；;]\s*(?:PaddlePaddle|Paddle|paddle)\s*(?:的\s*\S+?\s*)?(?P=verb)"
+)
+"""``PyTorch 取值 bool 类型，Paddle 取值 L, U``: each side said in a clause of its own."""
+
+
 def describes_difference(text: str) -> bool:
-    """A remark without a phrase that still says how the two sides differ."""
-    return bool(_SIDE_WORD.search(text) and _DIFFERENCE_WORD.search(text))
+    """A remark without a phrase that still says how the two sides differ: with words of a
+    difference, or by saying what each side does (``PyTorch 为 …，Paddle 为 …``)."""
+    sides = _SIDE_WORD.search(text)
+    return bool(sides and (_DIFFERENCE_WORD.search(text) or _EACH_SIDE.search(text)))
 
 
 def _name_problems(line: int, cells: list[str], source: str) -> list[Problem]:
-    found = [tag for cell in cells for tag in tags(cell)]
+    found = [tag for cell in cells for tag in tags(cell) if not is_highlight(tag)]
     if not found:
         return []
     detail = " ".join(f"`{tag}`" for tag in dict.fromkeys(found))
@@ -281,6 +306,10 @@ def _read_remark(
         ]
         groups = match.groupdict()
         kind = pattern.kind
+        if kind is RowKind.SAME:  # the catch-all: a phrase worded loosely is read as such
+            loose = _read_loose(line, torch, paddle, remark, shape)
+            if loose is not None:
+                return loose[0], problems + loose[1]
         desc = _clean(groups.get("desc"))
         if kind is RowKind.SAME and desc is not None and describes_difference(desc):
             meaning, difference = _meaning_and_difference(desc)
@@ -296,19 +325,27 @@ def _read_remark(
         if groups.get("desc") is not None and groups.get("diff") is not None:
             span = remark[match.start("desc") : match.end("diff")].strip()
         desc, diff = _where_difference_starts(desc, _clean(groups.get("diff")), span)
+        setting = _clean(groups.get("setting"))
+        if kind is RowKind.PADDLE_ONLY and setting is not None and _keeps_default(setting):
+            detail = f"kind: {kind}；短语写法与规范不同 (variant wording)：「{setting}」→「{phrases.KEEP_DEFAULT}」"
+            problems.append(Problem(NO_PHRASE, line, detail, kept=remark))
+            setting = None
         fields = {
             "torch": torch,
             "paddle": paddle,
             "kind": kind.value,
             "desc": desc,
             "diff": diff,
-            **_setting(kind, _clean(groups.get("setting"))),
+            **_setting(kind, setting),
             **_actions(pattern.action, groups),
             "note": _clean(groups.get("note")),
         }
         stated = _stated(groups) if pattern.states_defaults else None
         draft = _draft(line, fields, remark, kind is RowKind.USAGE_DIFF, stated)
         return draft, problems
+    loose = _read_loose(line, torch, paddle, remark, shape)
+    if loose is not None:
+        return loose[0], problems + loose[1]
     kind = _FALLBACK_KINDS[shape]
     if kind is RowKind.SAME and torch != paddle:
         kind = RowKind.RENAME
@@ -319,8 +356,174 @@ def _read_remark(
         problems.append(Problem(HALF_WIDTH, line, "`.`", kept=remark))
     elif remark and not remark.endswith("。"):
         problems.append(Problem(NO_FINAL_STOP, line, kept=remark))
+    if kind is RowKind.RETURN_DIFF:  # what a return row says is how the results differ
+        fields = {"kind": kind.value, "diff": meaning}
+        return _draft(line, fields, remark), problems
     fields = {"torch": torch, "paddle": paddle, "kind": kind.value, "desc": meaning}
     return _draft(line, fields, remark), problems
+
+
+_RELEVANT = {
+    RowKind.TORCH_ONLY: {Role.PADDLE_LACKS, Role.ACTION},
+    RowKind.PADDLE_ONLY: {Role.TORCH_LACKS, Role.KEEP_DEFAULT},
+    RowKind.DEFAULT_DIFF: {Role.DEFAULTS_DIFFER},
+    RowKind.USAGE_DIFF: {Role.ACTION},
+    RowKind.RETURN_DIFF: {Role.ACTION},
+    RowKind.RENAME: {Role.RENAMED},
+}
+"""The fragments that give a row of each kind its phrase (others stay in its text)."""
+_COMPANIONS = {
+    RowKind.TORCH_ONLY: (Role.ACTION, Role.PADDLE_LACKS),
+    RowKind.PADDLE_ONLY: (Role.KEEP_DEFAULT, Role.TORCH_LACKS),
+}
+"""A phrase that the specification never writes without another one before it."""
+_PIECE_EDGES = "，,。.；;：: \t"
+_STATED = re.compile(
+    r"(?P<side>PyTorch|Pytorch|pytorch|torch|PaddlePaddle|Paddle|paddle)\s*(?:的)?\s*"
+    r"(?:默认值?)?\s*为\s*(?P<value>`[^`]+`|[^，,。；;\s\u4e00-\u9fff]+)"
+)
+
+
+def _loose_kind(shape: str, found: list[variants.Found], same_names: bool) -> RowKind | None:
+    roles = {item.role for item in found}
+    actions = {item.action for item in found if item.action is not None}
+    if shape == "torch":
+        return RowKind.TORCH_ONLY
+    if shape == "paddle":
+        return RowKind.PADDLE_ONLY
+    if shape == "return":
+        return RowKind.RETURN_DIFF
+    if actions - {Action.DELETE}:
+        return RowKind.USAGE_DIFF  # a default difference that needs rewriting is a usage one
+    if Role.DEFAULTS_DIFFER in roles:
+        return RowKind.DEFAULT_DIFF
+    if Role.RENAMED in roles and not same_names:
+        return RowKind.RENAME
+    return None
+
+
+def _piece(text: str) -> str | None:
+    piece = text.strip(_PIECE_EDGES)
+    return piece or None
+
+
+def _read_loose(
+    line: int,
+    torch: str | list[str] | None,
+    paddle: str | list[str] | None,
+    remark: str,
+    shape: str,
+) -> tuple[RowDraft, list[Problem]] | None:
+    """A remark whose fixed phrase is worded loosely or stands elsewhere than at its end:
+    the row's kind and action from the fragments found (:mod:`~apimap.publish.importer.variants`),
+    the phrase taken out of the meaning; a variant is reported (IM202 with what it should say).
+    ``None`` when the remark holds no fragment that fits the row."""
+    found = variants.fragments(remark)
+    kind = _loose_kind(shape, found, torch == paddle)
+    if kind is None:
+        return None
+    used = [item for item in found if item.role in _RELEVANT[kind]]
+    if not used:
+        return None
+    actions = [item.action for item in used if item.action is not None]
+    if len(set(actions)) > 1:
+        return None  # conditional actions worded loosely: left to the fallback
+    problems: list[Problem] = []
+    body = remark.rstrip()
+    if body.endswith("."):
+        problems.append(Problem(HALF_WIDTH, line, "`.`", kept=remark))
+    elif not body.endswith("。"):
+        problems.append(Problem(NO_FINAL_STOP, line, kept=remark))
+    before = remark[: used[0].start]
+    between = [remark[a.end : b.start] for a, b in pairwise(used)]
+    after = remark[used[-1].end :]
+    rest = " ".join(p for p in (*map(_piece, between), _piece(after)) if p)
+    fields: dict[str, Any] = {"torch": torch, "paddle": paddle, "kind": kind.value}
+    stated = None
+    if kind is RowKind.TORCH_ONLY:
+        fields |= {"desc": _piece(before), "note": _sentence(rest)}
+    elif kind is RowKind.PADDLE_ONLY:
+        setting = rest if Role.KEEP_DEFAULT not in {u.role for u in used} else None
+        fields |= {"desc": _piece(before), **_setting(kind, _piece(setting or ""))}
+    elif kind is RowKind.DEFAULT_DIFF:
+        stated, setting = _stated_in(rest)
+        fields |= {"desc": _piece(before), **_setting(kind, setting)}
+    elif kind is RowKind.RENAME:
+        fields |= {"desc": _piece(before), "note": _sentence(rest)}
+    else:
+        meaning = _piece(before)
+        desc: str | None = meaning
+        diff: str | None = None
+        if meaning and _DIFFERENCE_START.match(meaning):
+            desc, diff = None, meaning
+        elif meaning and describes_difference(meaning):
+            desc, diff = _meaning_and_difference(meaning)
+        fields |= {"desc": desc, "diff": _piece(diff or ""), "note": _sentence(rest)}
+    if actions:
+        fields["action"] = actions[0].value
+    for item in used:
+        lookalike = deviations.lookalikes(item.text)
+        if lookalike is not None:
+            problems.append(Problem(lookalike.reason, line, lookalike.detail, kept=remark))
+    problems += _separators(line, remark, used)
+    variant = [item for item in used if item.variant]
+    variant += [item for item in found if item.role is Role.STRAY]
+    roles = {item.role for item in used}
+    companion = _COMPANIONS.get(kind)
+    missing = (
+        [companion[1]] if companion and companion[0] in roles and companion[1] not in roles else []
+    )
+    if variant or missing:
+        shown = [f"「{item.text}」→「{item.standard}」" for item in variant]
+        shown += [f"缺少「{_STANDARD[role]}」" for role in missing]
+        detail = f"kind: {kind}；短语写法与规范不同 (variant wording)：{'，'.join(shown)}"
+        problems.append(Problem(NO_PHRASE, line, detail, kept=remark))
+    inconsistent = kind is RowKind.USAGE_DIFF
+    return _draft(line, fields, remark, inconsistent, stated), problems
+
+
+_STANDARD = {Role.PADDLE_LACKS: phrases.PADDLE_LACKS, Role.TORCH_LACKS: phrases.TORCH_LACKS}
+_AROUND = frozenset(" \t，,。.；;：:")
+_HALF_WIDTH_MARK = re.compile(r"[,;:]|\.(?=\s|$)")
+
+
+def _separators(line: int, remark: str, used: list[variants.Found]) -> list[Problem]:
+    """Half-width punctuation in the phrases found or right around them (IM302)."""
+    fixed: list[str] = []
+    for item in used:
+        start, end = item.start, item.end
+        while start > 0 and remark[start - 1] in _AROUND:
+            start -= 1
+        while end < len(remark) and remark[end] in _AROUND:
+            end += 1
+        fixed.append(remark[start:end])
+    marks = sorted(set(_HALF_WIDTH_MARK.findall(" ".join(fixed))))
+    if not marks:
+        return []
+    return [Problem(HALF_WIDTH, line, " ".join(f"`{mark}`" for mark in marks), kept=remark)]
+
+
+def _sentence(text: str | None) -> str | None:
+    """Text after the phrase, as a note: a sentence ending in 。"""
+    piece = _piece(text or "")
+    return f"{piece}。" if piece else None
+
+
+def _stated_in(text: str) -> tuple[tuple[str | None, str | None] | None, str | None]:
+    """The defaults a loose default remark states (``PyTorch 默认为 `0`，Paddle 为 `1```)
+    and the setting that follows them."""
+    values: dict[str, str] = {}
+    position = 0
+    for match in _STATED.finditer(text):
+        side = "torch" if "orch" in match.group("side") else "paddle"
+        if side in values:
+            break
+        values[side] = match.group("value").strip("`").strip()
+        position = match.end()
+    setting = _piece(text[position:])
+    if len(values) < 2:
+        return None, _piece(text)
+    return (values["torch"], values["paddle"]), setting
 
 
 def inconsistent_kind(category: Category | None, row: RowDraft) -> RowKind:

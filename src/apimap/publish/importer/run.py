@@ -36,6 +36,7 @@ from apimap.record.import_codes import (
     UNWRITABLE,
     Severity,
 )
+from apimap.record.location import Path as DataPath
 from apimap.record.model import Record
 from apimap.record.paths import record_path
 from apimap.record.phrases import MISSING_REASON_LABELS, TODO_MARKER
@@ -70,6 +71,8 @@ class Unit:
     problems: list[Problem] = field(default_factory=list)
     merged: bool = False
     written: Path | None = None
+    code_lines: dict[DataPath, list[int]] = field(default_factory=dict)
+    """The page lines of the record's code (a page's signatures and examples)."""
 
     @property
     def outcome(self) -> Outcome:
@@ -141,7 +144,7 @@ class _Run:
             for problem in table.problems:
                 self.result.units.append(Unit(Kind.ROW, source, None, [problem]))
             return
-        unit = Unit(Kind.PAGE, source, page.record, page.problems)
+        unit = Unit(Kind.PAGE, source, page.record, page.problems, code_lines=page.code_lines)
         self.result.units.append(unit)
         if page.record is None:
             return
@@ -244,6 +247,34 @@ class _Run:
             aliases = [*record.torch_aliases, entry.api]
             target.record = record.model_copy(update={"torch_aliases": aliases})
 
+    def execute(self) -> None:
+        """Run every page's signatures and examples against the installed libraries and
+        report what fails at the page's lines (:mod:`apimap.publish.importer.execute`)."""
+        pages = [
+            unit
+            for unit in self.result.units
+            if unit.kind is Kind.PAGE
+            and unit.record is not None
+            and unit.outcome is not Outcome.FAILED
+        ]
+        from apimap.publish.importer.execute import findings_on_page, plan_page
+        from apimap.verify.run import judge_plans  # torch and paddle workers: only here
+
+        records = [unit.record for unit in pages if unit.record is not None]
+        plans = [
+            plan_page(record, unit.code_lines) for record, unit in zip(records, pages, strict=True)
+        ]
+        judgements = judge_plans(records, [page_plan.plan for page_plan in plans])
+        for unit, page_plan, judgement in zip(pages, plans, judgements, strict=True):
+            found = list(page_plan.problems)
+            if judgement is not None:
+                found += findings_on_page(judgement.findings, unit.code_lines)
+            seen = {(p.code, p.line, p.detail) for p in unit.problems}
+            for problem in found:
+                if (problem.code, problem.line, problem.detail) not in seen:
+                    seen.add((problem.code, problem.line, problem.detail))
+                    unit.problems.append(problem)
+
     def write(self, out: Path, force: bool) -> None:
         for unit in self.result.units:
             record = unit.record
@@ -265,12 +296,18 @@ class _Run:
                 unit.written = target
 
 
-def run_import(paths: Iterable[Path], out: Path, force: bool = False) -> ImportResult:
-    """Import every page and table below ``paths`` into records under ``out``."""
+def run_import(
+    paths: Iterable[Path], out: Path, force: bool = False, execute: bool = False
+) -> ImportResult:
+    """Import every page and table below ``paths`` into records under ``out``; with
+    ``execute``, first run what each page shows (needs torch and paddle; raises when a
+    worker cannot start)."""
     run = _Run()
     for path in sorted(set(iter_sources(paths))):
         run.read(path)
     run.merge_tables()
+    if execute:
+        run.execute()
     run.write(out, force)
     return run.result
 

@@ -16,20 +16,14 @@ from collections.abc import Iterator
 from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
+from apimap.record import derived
 from apimap.record.categories import Category
-
-TORCH_FAMILIES = ("torch.optim.lr_scheduler.", "torch.nn.init.", "torch.nn.utils.clip")
-PADDLE_CONTEXT_OBJECTS = ("paddle.optimizer.lr.", "paddle.nn.initializer.", "paddle.nn.ClipGrad")
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Mapping onto a scheduler, initializer or gradient-clip object changes the context."""
     record = ctx.record
-    if not record.torch_api.startswith(TORCH_FAMILIES) or record.paddle_api is None:
-        return
-    if record.paddle_api.startswith(PADDLE_CONTEXT_OBJECTS) and (
-        ctx.category is not Category.CONTEXT_CHANGE
-    ):
+    if derived.onto_context_object(record) and ctx.category is not Category.CONTEXT_CHANGE:
         yield Finding(
             ctx.loc("category"),
             f"`{record.paddle_api}` 需要在 Layer 或优化器中设置 (is set on a layer or optimizer)",

@@ -1,13 +1,19 @@
-"""AM206: callable APIs show their signatures; attributes and constants have none."""
+"""AM206: callable APIs show their signatures; attributes and constants have none.
+
+An enumeration class (``torch.distributed.ReduceOp``) is shown by its name: its rows map
+its members (``SUM``, ``MAX``), not parameters of a call.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
-from apimap.record.categories import Category
+from apimap.record import derived
+from apimap.record.categories import ApiType, Category
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
@@ -21,10 +27,27 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
                 "删除 torch_signature；属性与常量的页面只显示名称 (delete it)",
             )
         return
+    if _enumeration(ctx):
+        return
     if record.torch_signature is None and ctx.category is not Category.MISSING:
         yield Finding(ctx.loc("torch_api"), "缺少 `torch_signature` (missing torch_signature)")
     if ctx.has_paddle_side and record.paddle_signature is None:
         yield Finding(ctx.loc("paddle_api"), "缺少 `paddle_signature` (missing paddle_signature)")
+
+
+_MEMBER = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def _enumeration(ctx: RecordContext) -> bool:
+    """A class without a signature whose rows all name upper-case members."""
+    record = ctx.record
+    names = [name for row in record.params for name in derived.torch_names(row)]
+    return (
+        record.api_type is ApiType.CLASS
+        and record.torch_signature is None
+        and bool(names)
+        and all(_MEMBER.match(name) for name in names)
+    )
 
 
 RULE = Rule(

@@ -1,4 +1,9 @@
-"""AM216: torch-only and inconsistent rows say what to do; other rows do not."""
+"""AM216: torch-only and inconsistent rows say what to do; other rows do not.
+
+A context change (category 5, or a scheduler, initializer or gradient clip mapped onto the
+paddle object that replaces it) moves a torch-only parameter elsewhere in the code; its row
+says where instead of naming an action, as the specification's category-5 template does.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
 from apimap.record import derived
 from apimap.record.categories import Action, RowKind
+from apimap.record.model import ParamRow
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
@@ -21,7 +27,7 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
             yield Finding(where, "`action` 与 `actions` 只能写一个 (write action or actions)")
         elif len(row.actions) == 1:
             yield Finding(where, "只有一个条件时写 `action` (a single condition is an action)")
-        elif kind.needs_action and not actions:
+        elif kind.needs_action and not actions and not _explained_context(ctx, row, kind):
             yield Finding(where, f"kind: {kind} 需要 `action` (needs action)")
         elif not kind.needs_action and actions:
             yield Finding(where, f"kind: {kind} 不应有 `action` (must not have action)")
@@ -29,6 +35,17 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
             yield Finding(
                 where, "只有 torch_only 的参数可直接删除 (only torch_only rows can be deleted)"
             )
+
+
+def _explained_context(ctx: RecordContext, row: ParamRow, kind: RowKind) -> bool:
+    """A context change's torch-only parameter (the tensor an initializer fills) moves to
+    another place in the code: the row explains where, as the specification's category-5
+    template does, instead of naming an action."""
+    return (
+        kind is RowKind.TORCH_ONLY
+        and derived.changes_context(ctx.record)
+        and (row.note is not None or row.desc is not None)
+    )
 
 
 RULE = Rule(

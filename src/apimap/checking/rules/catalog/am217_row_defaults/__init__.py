@@ -1,4 +1,9 @@
-"""AM217: rows that claim equal usage have equal defaults; default_diff rows really differ."""
+"""AM217: rows that claim equal usage have equal defaults; default_diff rows really differ.
+
+A number and a tuple that repeats it (``stride=1`` and ``stride=(1, 1)``) are equal for a
+row that claims equal usage (per-dimension parameters take either); a default_diff row may
+still write down that the two sides spell the default differently.
+"""
 
 from __future__ import annotations
 
@@ -26,8 +31,9 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
         if torch_param is None or paddle_param is None or torch_param.default is None:
             continue
         same = same_default_text(torch_param.default, paddle_param.default)
+        equivalent = same_default_text(torch_param.default, paddle_param.default, repeated=True)
         where = ctx.loc("params", index, "kind") if row.kind else ctx.loc("params", index)
-        if kind in {RowKind.SAME, RowKind.RENAME} and not same:
+        if kind in {RowKind.SAME, RowKind.RENAME} and not equivalent:
             yield Finding(
                 where,
                 f"`{torch_side[0]}` "

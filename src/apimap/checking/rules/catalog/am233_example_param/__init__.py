@@ -1,4 +1,9 @@
-"""AM233: an example's ``param`` names a row that can be rewritten."""
+"""AM233: an example's ``param`` names a row that can be rewritten.
+
+The row may be a paddle-only one (the example shows how to set the paddle parameter) or a
+deletable one (it shows the call without it); one that says 暂无转写方式 cannot have an
+example.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +13,28 @@ from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
 from apimap.record import derived
-from apimap.record.categories import Action
+from apimap.record.categories import Action, RowKind
+
+
+def _paddle_only(ctx: RecordContext, param: str) -> bool:
+    """A paddle-only row names ``param``."""
+    return any(
+        derived.row_kind(row) is RowKind.PADDLE_ONLY and param in derived.paddle_names(row)
+        for row in ctx.record.params
+    )
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
-    """The example's parameter exists and is not marked 暂无转写方式 or 可直接删除."""
+    """The example's parameter has a row, and that row is not marked 暂无转写方式."""
     for index, example in enumerate(ctx.record.examples):
         if example.param is None:
             continue
         row = derived.row_for(ctx.record, example.param)
         where = ctx.loc("examples", index, "param")
         actions = derived.row_actions(row) if row is not None else []
-        if row is None:
+        if row is None and not _paddle_only(ctx, example.param):
             yield Finding(where, f"参数映射中没有 `{example.param}` (no such row)")
-        elif actions and Action.REWRITE not in actions:
+        elif actions and not {Action.REWRITE, Action.DELETE} & set(actions):
             phrase = "、".join(action.phrase for action in actions)
             yield Finding(
                 where,

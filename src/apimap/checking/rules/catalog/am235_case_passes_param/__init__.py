@@ -1,4 +1,9 @@
-"""AM235: an example for a parameter passes that parameter."""
+"""AM235: an example for a parameter passes that parameter.
+
+Unless the row is about the parameter's default (a default difference, or a difference its
+text says concerns the default): then a case that leaves the parameter out shows what
+torch's default becomes in paddle.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ from apimap.checking.rules.base import Finding, Rule, Scope
 from apimap.checking.rules.catalog.am232_example_python import parse_code
 from apimap.record import derived
 from apimap.record.calls import CallError, bind
+from apimap.record.categories import RowKind
+from apimap.record.model import ParamRow
 
 
 def _passes(ctx: RecordContext, source: str, param: str) -> bool | None:
@@ -42,11 +49,24 @@ def _passes(ctx: RecordContext, source: str, param: str) -> bool | None:
     return False if judged else None
 
 
+_DEFAULT_WORD = "默认"
+
+
+def _about_default(row: ParamRow) -> bool:
+    """The row's difference concerns the parameter's default value."""
+    if derived.row_kind(row) is RowKind.DEFAULT_DIFF:
+        return True
+    return any(_DEFAULT_WORD in (text or "") for text in (row.diff, row.note, row.setting))
+
+
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """A case under ``param: p`` whose torch code calls the API without ``p`` proves nothing."""
     for index, example in enumerate(ctx.record.examples):
-        if example.param is None or derived.row_for(ctx.record, example.param) is None:
+        row = derived.row_for(ctx.record, example.param) if example.param else None
+        if example.param is None or row is None:
             continue  # AM233 reports an example for a parameter without a row
+        if _about_default(row):
+            continue
         for case_index, case in enumerate(example.cases):
             if case.torch is not None and _passes(ctx, case.torch, example.param) is False:
                 yield Finding(

@@ -1,7 +1,12 @@
-"""AM241: notes, reasons and remarks end with 。; a summary with 。 or ：."""
+"""AM241: notes, reasons and remarks end with 。; a summary with 。 or ：.
+
+A summary may end with the formula of what the API computes (``$ out = … $``), as the
+specification's 组合替代实现 template does.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from apimap.checking.context import RecordContext
@@ -13,12 +18,15 @@ from apimap.record.model import TextRole
 
 _ENDINGS = {TextRole.SENTENCE: "。", TextRole.SUMMARY: "。："}
 _BECOMES_FULL_STOP = ".．，,；;"
+_FORMULA_END = re.compile(r"\$[^$]+\$\s*$")
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Full sentences end as Chinese sentences do."""
     for path, role, text in prose(ctx):
         allowed = _ENDINGS.get(role)
+        if role is TextRole.SUMMARY and _FORMULA_END.search(text):
+            continue
         if allowed is not None and text.rstrip()[-1:] not in allowed:
             shown = " 或 ".join(allowed)
             yield Finding(ctx.loc(*path), f"`{path[-1]}` 应以 {shown} 结尾 (ends with {shown})")
@@ -42,7 +50,9 @@ def edits(ctx: RecordContext) -> list[Edit]:
     return [
         Edit(path, fixed)
         for path, role, text in prose(ctx)
-        if role in _ENDINGS and (fixed := ended(text, _ENDINGS[role])) != text
+        if role in _ENDINGS
+        and not (role is TextRole.SUMMARY and _FORMULA_END.search(text))
+        and (fixed := ended(text, _ENDINGS[role])) != text
     ]
 
 

@@ -1,4 +1,7 @@
-"""AM243: no Kangxi radicals, zero-width or full-width look-alikes of ordinary characters."""
+"""AM243: no Kangxi radicals, zero-width or full-width look-alikes of ordinary characters.
+
+One finding per text names every distinct look-alike in it (a text with two radicals says
+both)."""
 
 from __future__ import annotations
 
@@ -33,16 +36,18 @@ def without_lookalikes(text: str) -> str:
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Search and copy-paste fail on text that only looks right."""
     for path, text in strings(ctx):
-        match = LOOKALIKE.search(text)
-        if match:
-            char = match.group()
-            fix = replacement(char)
-            shown = repr(fix) if fix.strip() == "" else f"`{fix}`"
+        found = list(dict.fromkeys(LOOKALIKE.findall(text)))
+        if found:
+            fixes = [_shown(replacement(char)) for char in found]
             yield Finding(
                 ctx.loc(*path),
-                f"U+{ord(char):04X} {unicodedata.name(char, '?')}",
-                f"替换为 {shown} (replace with {shown})",
+                "、".join(f"U+{ord(char):04X} {unicodedata.name(char, '?')}" for char in found),
+                f"替换为 {'、'.join(fixes)} (replace with {', '.join(fixes)})",
             )
+
+
+def _shown(fix: str) -> str:
+    return repr(fix) if fix.strip() == "" else f"`{fix}`"
 
 
 def edits(ctx: RecordContext) -> list[Edit]:

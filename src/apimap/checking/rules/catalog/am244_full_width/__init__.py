@@ -11,14 +11,34 @@ from apimap.checking.rules.base import Edit, Finding, Fix, Rule, Scope
 from apimap.checking.rules.text import prose
 
 _CJK = "\u4e00-\u9fff"
-_HALF_WIDTH = re.compile(f"(?<=[{_CJK}])([,;:!?]) *|([,;:!?])(?=[{_CJK}])")
-"""The mark, with the spaces after it (a full-width mark carries its own space)."""
+_DEVICE = "".join(f"(?<!{name})" for name in ("cpu", "gpu", "cuda", "xpu", "npu", "mlu", "ipu"))
+_HALF_WIDTH = re.compile(f"(?<=[{_CJK}])([,;:!?]) *|{_DEVICE}([,;:!?]) *(?=[{_CJK}])")
+"""The mark, with the spaces after it (a full-width mark carries its own space), next to a
+Chinese character on either side (``Tensor, 表示`` too); the colon of a device string
+(``gpu:设备编号``) is part of the value. A mark after an ASCII character inside half-width
+brackets separates the items of a notation (``[N, 通道数]``, ``(1, 倍数)``, ``min(6, 行数)``),
+not clauses: see :func:`_marks`."""
 _FULL_WIDTH = {",": "，", ";": "；", ":": "：", "!": "！", "?": "？"}
 
 
 def full_width(text: str) -> str:
     """``,;:!?`` next to a Chinese character become ``，；：！？`` (``维数, 个数`` -> ``维数，个数``)."""
-    return _HALF_WIDTH.sub(lambda match: _FULL_WIDTH[_mark(match)], text)
+    reported = {match.start() for match in _marks(text)}
+    return _HALF_WIDTH.sub(
+        lambda m: _FULL_WIDTH[_mark(m)] if m.start() in reported else m.group(0), text
+    )
+
+
+def _marks(text: str) -> Iterator[re.Match[str]]:
+    """The half-width marks to report: not those after an ASCII character inside brackets."""
+    for match in _HALF_WIDTH.finditer(text):
+        if match.group(2) and _bracket_depth(text[: match.start()]) > 0:
+            continue
+        yield match
+
+
+def _bracket_depth(before: str) -> int:
+    return before.count("(") + before.count("[") - before.count(")") - before.count("]")
 
 
 def _mark(match: re.Match[str]) -> str:
@@ -28,7 +48,7 @@ def _mark(match: re.Match[str]) -> str:
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Half-width punctuation next to a Chinese character."""
     for path, _role, text in prose(ctx):
-        match = _HALF_WIDTH.search(text)
+        match = next(_marks(text), None)
         if match:
             char = _mark(match)
             yield Finding(
