@@ -114,6 +114,7 @@ def test_diff_page_follows_the_spec_layout(page: Any, site_url: str) -> None:
         "转写示例",
         "注意事项",
         "行为对照",
+        "不同 Paddle 版本",
     ]
     rows = page.locator("article table").first.locator("tbody tr")
     assert rows.count() == 10

@@ -238,35 +238,26 @@ def test_page_names_differ_even_on_case_insensitive_disks() -> None:
 
 
 def test_measured_releases_show_on_the_page_the_changelog_and_the_index(
-    tmp_path: Path,
+    rendered: dict[str, bytes],
 ) -> None:
-    mappings = copy_corpus(tmp_path)
-    stamp = tmp_path / "stamps" / "torch" / "torch.abs.json"
-    data = json.loads(stamp.read_text(encoding="utf-8"))
-    data["releases"] = {
-        "3.0.0": {"holds": False, "differences": ["AM801 paddle_api：`paddle` 中没有 `abs`"]},
-        "3.1.1": {"holds": False, "differences": ["`dtype:float16`（calls[0]）：Paddle float32"]},
-        "3.2.2": {"holds": True, "differences": []},
-    }
-    stamp.write_text(json.dumps(data), encoding="utf-8")
-    files = render_site(corpus_sources(mappings))
-    page = files["api/torch.abs.md"].decode("utf-8")
-    assert "适用于 Paddle 3.2.2–3.3.1（较早版本的差异见本页末尾）" in page
-    older = page.split("## 较早的 Paddle 版本", 1)[1]
-    assert older.index("| 3.1.1 |") < older.index("| 3.0.0 |")  # newest first
-    changelog = files["changelog.md"].decode("utf-8")
+    # The corpus stamps were measured with `apimap verify --matrix`: paddle.nn.Conv2D has no
+    # `bias`, `device` or `dtype` parameter before 3.2.2, and 3.0.0 lacks paddle.abs's `out`.
+    page = rendered["api/torch.nn.^Conv2d.md"].decode("utf-8")
+    assert "适用于 Paddle 3.2.2–3.3.1（各版本的写法见「不同 Paddle 版本」）" in page
+    versions = page.split("## 不同 Paddle 版本", 1)[1]
+    assert versions.index("Paddle 3\\.2.2–3.3.1") < versions.index("Paddle 3\\.0.0–3.1.1")
+    assert "没有参数 `bias`、`device`、`dtype`" in versions
+    changelog = rendered["changelog.md"].decode("utf-8")
     sections = dict(
         part.split("\n", 1) for part in changelog.split("\n## Paddle ")[1:]
     )  # release -> its text
     assert list(sections) == ["3.2.2", "3.1.1", "3.0.0"]  # newest first
-    assert "torch.abs" not in sections["3.2.2"]  # holds there
-    behaviour = sections["3.1.1"].split("### 探测的行为不同", 1)[1].split("###", 1)[0]
-    assert "torch.abs" in behaviour
-    missing_api = sections["3.0.0"].split("### 没有这个 API", 1)[1].split("###", 1)[0]
-    assert "torch.abs" in missing_api
-    assert "测量了 13 条记录" in sections["3.0.0"]  # the corpus minus the other-package record
-    script = files[INDEX_SCRIPT].decode("utf-8")
+    assert "torch.nn.Conv2d" not in sections["3.2.2"]  # holds there
+    signature = sections["3.1.1"].split("### 参数名或参数不同", 1)[1].split("###", 1)[0]
+    assert "torch.nn.Conv2d" in signature
+    assert "测量了 14 条记录" in sections["3.0.0"]  # the corpus minus the other-package record
+    script = rendered[INDEX_SCRIPT].decode("utf-8")
     items = json.loads(script.removeprefix("window.APIMAP_INDEX = ").rstrip(";\n"))
     by_api = {item["api"]: item for item in items}
-    assert by_api["torch.abs"]["releases"] == ["3.2.2", "3.3.1"]
-    assert by_api["torch.utils.tensorboard.SummaryWriter"]["releases"] is None  # not measured
+    assert by_api["torch.nn.Conv2d"]["releases"] == ["3.2.2", "3.3.1"]
+    assert by_api["torch.addcmul"]["releases"] == ["3.0.0", "3.1.1", "3.2.2", "3.3.1"]
