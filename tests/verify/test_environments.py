@@ -94,6 +94,4 @@ def test_an_environment_made_before_a_package_was_pinned_gets_only_an_install(
     (folder / ".installed").write_text("paddlepaddle==3.1.1\n", encoding="utf-8")
     steps = _record_steps(monkeypatch)
     environments_module.create_release_environment("3.1.1", tmp_path)
-    assert steps == [
-        [*_pip(folder), "paddlepaddle==3.1.1", "scipy==1.17.1"]
-    ]
+    assert steps == [[*_pip(folder), "paddlepaddle==3.1.1", "scipy==1.17.1"]]

@@ -21,6 +21,7 @@ from apimap.files.content_cache import ContentCache, content_key, record_salt
 from apimap.files.stamps import Stamp, StampFormatError, digest, parse_stamp
 from apimap.files.validate import validate
 from apimap.record.model import Record
+from apimap.record.pages import other_names
 
 
 class CorpusError(Exception):
@@ -131,7 +132,4 @@ def duplicate_problems(entries: list[Entry]) -> list[str]:
 
 def _summary(entry: Entry) -> RecordSummary:
     record = entry.record
-    names = list(record.torch_aliases)
-    if record.inplace is not None:
-        names.append(record.inplace.torch)
-    return RecordSummary.of_names(entry.source, record.torch_api, names)
+    return RecordSummary.of_names(entry.source, record.torch_api, other_names(record))

@@ -23,7 +23,7 @@ def other_names(record: Record) -> list[str]:
     """The record's aliases and its in-place variant: each gets a row in the tables."""
     names = list(record.torch_aliases)
     if record.inplace is not None:
-        names.append(record.inplace.torch)
+        names += [record.inplace.torch, *record.inplace.aliases]
     return names
 
 

@@ -621,10 +621,10 @@ def _namespace_counts(name: str, counts: Iterable[Counts]) -> NamespaceCounts:
 
 def surface_coverage(entries: Iterable[Entry]) -> SurfaceCoverage:
     """How the records cover the committed public-surface table, per namespace."""
+    from apimap.files.surface import load_surface
     from apimap.survey.coverage.compute import by_use, compute
     from apimap.survey.coverage.usage import load_usage
     from apimap.survey.scan.knowledge import knowledge_from_entries
-    from apimap.survey.surface.table import load_surface
 
     coverage = compute(load_surface(), knowledge_from_entries(entries))
     usage = load_usage()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apimap.survey.surface.table import Surface
+from apimap.files.surface import Surface
 
 
 def public_api(surface: Surface, path: str) -> str | None:
