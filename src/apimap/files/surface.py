@@ -185,6 +185,16 @@ class Surface:
         canonical = self.canonical(name)
         return [canonical, *self._aliases.get(canonical, ())]
 
+    def unnamed(self, names: list[str]) -> list[str]:
+        """The names the table groups with any of ``names`` (the same object, or documented
+        as an alias) that ``names`` leaves out, in the table's order."""
+        found: list[str] = []
+        for name in names:
+            for other in self.alias_group(name):
+                if other not in names and other not in found:
+                    found.append(other)
+        return found
+
     def star_names(self, module: str) -> list[str]:
         """The names ``from module import *`` binds, as far as the table knows them.
 

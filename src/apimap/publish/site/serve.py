@@ -78,11 +78,10 @@ def serve(
     host: str,
     port: int,
     interval: float,
-    jobs: int = 1,
     keep_going: Callable[[], bool] = lambda: True,
 ) -> int:
     """Build, serve, and rebuild on every change until interrupted."""
-    build_site(layout, out, jobs)
+    build_site(layout, out)
     layout.html.mkdir(parents=True, exist_ok=True)
     server = start_server(layout.html, host, port)
     address, bound_port = server.server_address[:2]
@@ -95,7 +94,7 @@ def serve(
             time.sleep(interval)
             if watcher.changed():
                 out.write("检测到改动，重新构建 (change detected: rebuilding)\n")
-                build_site(layout, out, jobs)
+                build_site(layout, out)
     except KeyboardInterrupt:
         pass
     finally:

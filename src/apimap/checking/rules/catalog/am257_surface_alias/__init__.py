@@ -11,30 +11,18 @@ from apimap.files.surface import load_surface
 from apimap.record.location import Loc, Path
 
 
-def unnamed_aliases(names: list[str]) -> list[str]:
-    """The names the surface table groups with any of ``names`` (same object, or documented
-    as an alias) that ``names`` leaves out, in the table's order."""
-    surface = load_surface()
-    found: list[str] = []
-    for name in names:
-        for other in surface.alias_group(name):
-            if other not in names and other not in found:
-                found.append(other)
-    return found
-
-
 def _missing(ctx: RecordContext) -> Iterator[tuple[Path, Loc, list[str], list[str]]]:
     """``(field, where, listed, unnamed)`` for the API's aliases and the in-place variant's;
     ``where`` is the list when the record has one, else the name it would follow."""
     record = ctx.record
     listed = list(record.torch_aliases)
-    unnamed = unnamed_aliases([record.torch_api, *listed])
+    unnamed = load_surface().unnamed([record.torch_api, *listed])
     if unnamed:
         where = ctx.key_loc("torch_aliases") if listed else ctx.loc("torch_api")
         yield ("torch_aliases",), where, listed, unnamed
     if record.inplace is not None:
         listed = list(record.inplace.aliases)
-        unnamed = unnamed_aliases([record.inplace.torch, *listed])
+        unnamed = load_surface().unnamed([record.inplace.torch, *listed])
         if unnamed:
             where = ctx.key_loc("inplace", "aliases") if listed else ctx.loc("inplace", "torch")
             yield ("inplace", "aliases"), where, listed, unnamed
