@@ -8,12 +8,14 @@ are removed; every file is written only when its bytes change.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from html import escape
 from pathlib import Path
 
+from apimap.files.content_cache import ContentCache, content_key
 from apimap.publish.site import search
-from apimap.publish.site.frames import Page, article_text, page_url, wrap
+from apimap.publish.site.frames import Page, article_text, body_text, page_url, wrap
 from apimap.publish.site.names import NOT_FOUND_PAGE, ROBOTS, SEARCH_PAGE, SITEMAP
 from apimap.publish.site.site import Rendered
 from apimap.publish.site.writer import write_if_changed
@@ -25,6 +27,10 @@ MANIFEST = "assembled.json"
 """The files the last assembly wrote (relative paths), so that stale ones can be removed."""
 NOT_LISTED = {SEARCH_PAGE, NOT_FOUND_PAGE}
 """Pages that no sitemap lists."""
+SEARCH_CACHE = "search-terms.json"
+"""The terms of each searched text, by the text's content key (beside the manifest)."""
+SEARCH_DIGEST = "#search"
+"""The manifest's entry for what the search index was made from."""
 
 
 def _frame(html: Path, frames_dir: Path, page: Page, known: dict[str, str]) -> str:
@@ -74,27 +80,82 @@ def robots(site_url: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _digest(*parts: str) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        digest.update(part.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+def _previous(manifest: Path) -> dict[str, str]:
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def _search_index(
+    documents: list[tuple[str | list[str], str]],
+    html: Path,
+    frames_dir: Path,
+    previous: dict[str, str],
+) -> tuple[dict[str, bytes], str]:
+    """The search index files, or none when the searched texts are those of the last run (the
+    files in the site stay); and the digest that says so."""
+    terms = ContentCache(frames_dir / SEARCH_CACHE, "1")
+    found: list[search.SearchDoc] = []
+    for key, text in documents:
+        text_key = content_key(text.encode("utf-8"))
+        cached = terms.get(text_key)
+        if cached is None:
+            cached = " ".join(sorted(search.terms(text)))
+            terms.put(text_key, cached)
+        found.append(search.SearchDoc(key, cached.split()))
+    terms.save()
+    made_from = _digest(json.dumps([[doc.key, doc.terms] for doc in found], ensure_ascii=False))
+    if previous.get(SEARCH_DIGEST) == made_from and all(
+        (html / name).is_file() for name in search.shard_files()
+    ):
+        return {}, made_from
+    return search.search_files(found), made_from
+
+
 def assemble(html: Path, frames_dir: Path, rendered: Rendered, site_url: str) -> int:
     """Write every page and generated file into ``html``; how many files changed. The manifest
-    lives beside the frames, outside the published folder."""
+    (beside the frames, outside the published folder) keeps a digest of what made each file, so
+    that a page whose frame and content are unchanged is not put together again."""
+    manifest = frames_dir / MANIFEST
+    previous = _previous(manifest)
+    digests: dict[str, str] = {}
     files: dict[str, bytes] = dict(rendered.assets)
     known: dict[str, str] = {}
-    documents: list[search.SearchDoc] = []
+    frame_digests: dict[str, str] = {}
+    documents: list[tuple[str | list[str], str]] = []
     for page in rendered.pages:
-        text = wrap(_frame(html, frames_dir, page, known), page, site_url, phrases.SITE_TITLE)
-        files[page.path] = text.encode("utf-8")
+        frame = _frame(html, frames_dir, page, known)
+        if page.frame_doc not in frame_digests:
+            frame_digests[page.frame_doc] = _digest(frame)
+        made_from = _digest(
+            frame_digests[page.frame_doc], page.body, page.title or "", page.description, site_url
+        )
+        digests[page.path] = made_from
         if page.searched:
             key: str | list[str] = (
                 decode_name(page.docname.removeprefix(f"{API_FOLDER}/"))
                 if page.docname.startswith(f"{API_FOLDER}/")
                 else [page.path, page.description]
             )
-            documents.append(search.SearchDoc(key, article_text(text)))
+            documents.append((key, body_text(page.body)))
+        if previous.get(page.path) == made_from and (html / page.path).is_file():
+            continue
+        files[page.path] = wrap(frame, page, site_url, phrases.SITE_TITLE).encode("utf-8")
     hand_written = _hand_written(rendered)
     for doc in hand_written:
         text = (html / f"{doc}.html").read_text(encoding="utf-8")
-        documents.append(search.SearchDoc([f"{doc}.html", _title(text)], article_text(text)))
-    files.update(search.search_files(documents))
+        documents.append(([f"{doc}.html", _title(text)], article_text(text)))
+    index, digests[SEARCH_DIGEST] = _search_index(documents, html, frames_dir, previous)
+    files.update(index)
     listed = sorted(
         [page.docname for page in rendered.pages if page.docname not in NOT_LISTED] + hand_written
     )
@@ -102,11 +163,10 @@ def assemble(html: Path, frames_dir: Path, rendered: Rendered, site_url: str) ->
         files[SITEMAP] = sitemap(site_url, listed).encode("utf-8")
     files[ROBOTS] = robots(site_url).encode("utf-8")
     written = sum(write_if_changed(html / name, data) for name, data in sorted(files.items()))
-    manifest = frames_dir / MANIFEST
-    previous: list[str] = []
-    if manifest.is_file():
-        previous = json.loads(manifest.read_text(encoding="utf-8"))
-    for stale in sorted(set(previous) - set(files)):
+    for name in [*files, *search.shard_files()]:
+        digests.setdefault(name, "")
+    for stale in sorted(set(previous) - set(digests)):
         (html / stale).unlink(missing_ok=True)
-    write_if_changed(manifest, (json.dumps(sorted(files), ensure_ascii=False) + "\n").encode())
+    text = json.dumps(digests, ensure_ascii=False, sort_keys=True, indent=0) + "\n"
+    write_if_changed(manifest, text.encode("utf-8"))
     return written

@@ -197,25 +197,37 @@ def sphinx_arguments(layout: SiteLayout, site_url: str, origin: Origin, quiet: b
 
 def _sphinx_fingerprint(layout: SiteLayout, arguments: list[str]) -> str:
     """Changes when anything Sphinx reads changes: its sources, the configuration folder,
-    the extension, the arguments and the versions of Sphinx and its theme."""
+    the extension, the arguments and the versions of Sphinx and its theme (paths relative to
+    their folder, so that the same build gives the same fingerprint however it was started)."""
     digest = hashlib.blake2b(digest_size=16)
-    files = [
-        *sorted(path for path in layout.generated.rglob("*") if path.is_file()),
-        *sorted(
-            path
-            for path in layout.confdir.rglob("*")
-            if path.is_file()
-            and not path.is_relative_to(layout.confdir / "_build")
-            and not path.is_relative_to(layout.confdir / "_generated")
+    excluded = (layout.confdir / "_build", layout.confdir / "_generated")
+    folders = [
+        (layout.generated, sorted(p for p in layout.generated.rglob("*") if p.is_file())),
+        (
+            layout.confdir,
+            sorted(
+                p
+                for p in layout.confdir.rglob("*")
+                if p.is_file() and not any(p.is_relative_to(folder) for folder in excluded)
+            ),
         ),
-        Path(frames.__file__).with_name("sphinx_ext.py"),
     ]
-    for path in files:
-        digest.update(str(path).encode() + b"\0" + path.read_bytes())
+    extension = Path(frames.__file__).with_name("sphinx_ext.py")
+    folders.append((extension.parent, [extension]))
+    for folder, paths in folders:
+        for path in paths:
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
     for package in ("sphinx", "furo", "myst-parser"):
         with contextlib.suppress(metadata.PackageNotFoundError):
             digest.update(f"{package}={metadata.version(package)}".encode())
-    digest.update("\0".join(arguments).encode())
+    folder_arguments = {
+        str(layout.confdir),
+        str(layout.doctrees),
+        str(layout.generated),
+        str(layout.html),
+    }
+    digest.update("\0".join(arg for arg in arguments if arg not in folder_arguments).encode())
     return digest.hexdigest()
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from urllib.parse import quote
 
 HEAD = ("<!--apimap:head-->", "<!--/apimap:head-->")
@@ -158,9 +158,14 @@ def wrap(frame: str, page: Page, site_url: str, site_title: str) -> str:
     return text
 
 
-def article_text(html: str) -> str:
-    """The visible text of a page's article, without code blocks (for the search index)."""
-    start, end = _between(html, ARTICLE)
-    article = re.sub(r"<pre>.*?</pre>", " ", html[start:end], flags=re.DOTALL)
+def body_text(body: str) -> str:
+    """The visible text of an article, without code blocks and permalinks (for the search)."""
+    article = re.sub(r"<pre>.*?</pre>", " ", body, flags=re.DOTALL)
     article = re.sub(r'<a class="headerlink"[^>]*>.*?</a>', " ", article)
-    return _TAGS.sub(" ", article)
+    return unescape(_TAGS.sub(" ", article))
+
+
+def article_text(html: str) -> str:
+    """:func:`body_text` of a whole page's article."""
+    start, end = _between(html, ARTICLE)
+    return body_text(html[start:end])

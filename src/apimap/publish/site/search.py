@@ -26,11 +26,11 @@ _WORD = re.compile(r"[a-z0-9_]+")
 
 @dataclass(frozen=True)
 class SearchDoc:
-    """One searched page."""
+    """One searched page and the terms of its text (see :func:`terms`)."""
 
     key: str | list[str]
     """An API name (an API page), or ``[address, title]``."""
-    text: str
+    terms: list[str]
 
 
 def terms(text: str) -> set[str]:
@@ -59,13 +59,18 @@ def _dump(data: object) -> bytes:
     ).encode()
 
 
+def shard_files() -> list[str]:
+    """The paths of the index files (relative to the site)."""
+    return [DOCS, *(f"{FOLDER}/{number:02d}.json" for number in range(SHARDS))]
+
+
 def search_files(docs: Iterable[SearchDoc]) -> dict[str, bytes]:
     """``_static/search/docs.json`` and one file per shard: term -> ids of the pages that hold
     it, each id as the difference to the previous one."""
     listed = list(docs)
     postings: dict[str, list[int]] = {}
     for index, doc in enumerate(listed):
-        for term in terms(doc.text):
+        for term in doc.terms:
             postings.setdefault(term, []).append(index)
     shards: list[dict[str, list[int]]] = [{} for _ in range(SHARDS)]
     for term, ids in postings.items():

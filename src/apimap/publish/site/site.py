@@ -134,6 +134,20 @@ class _Renderer:
 
         self.coverage = compute(surface, knowledge_from_entries(entries))
         self.out = Rendered()
+        cache = sources.cache
+        salt = _page_salt(sources.templates) + (sources.repo_url or "") if cache else ""
+        self.memo = ContentCache(cache / "rendered.json" if cache else None, salt)
+        """Rendered articles by a key of everything they show: a rebuild renders only pages
+        whose data changed."""
+
+    def render(self, template: str, docname: str, **context: object) -> str:
+        """``template`` for ``docname``, or the same rendering of an earlier run."""
+        key = content_key(repr((template, docname, sorted(context.items()))).encode("utf-8"))
+        text = self.memo.get(key)
+        if text is None:
+            text = render(self.env, template, docname, **context)
+            self.memo.put(key, text)
+        return text
 
     def page(
         self,
@@ -147,39 +161,34 @@ class _Renderer:
         **context: object,
     ) -> None:
         """Render one generated page; a page without a shared frame gets a stub of its own."""
-        body = render(self.env, template, docname, title=title, **context)
+        body = self.render(template, docname, title=title, **context)
         self.out.pages.append(Page(docname, body, title if frame else None, title, frame, searched))
         if frame is None:
             self.out.sources[f"{docname}.md"] = stub(title, toctree)
 
     def api_pages(self) -> None:
         """One page per record; with a cache, only records whose file changed are rendered."""
-        sources = self.sources
-        cache = None if sources.cache is None else sources.cache / "pages.json"
-        salt = _page_salt(sources.templates) + (sources.repo_url or "") if cache else ""
-        known = ContentCache(cache, salt)
         for entry in self.entries:
             names = self.names[entry.api]
             docname = api_docname(entry.api)
             key = content_key(
-                (
-                    entry.key
-                    + (entry.stamp.to_json() if entry.stamp else "")
-                    + json.dumps([names.aliases, names.variant_aliases])
+                "\0".join(
+                    [entry.key, entry.stamp_key, *names.aliases, "\0", *names.variant_aliases]
                 ).encode()
             )
-            cached = known.get(key)
+            cached = self.memo.get(key)
             if cached is None:
-                page = views.api_page(entry, sources.repo_url, names.aliases, names.variant_aliases)
+                page = views.api_page(
+                    entry, self.sources.repo_url, names.aliases, names.variant_aliases
+                )
                 body = render(self.env, "api.html.j2", docname, page=page)
                 cached = json.dumps([body, page.description], ensure_ascii=False)
-                known.put(key, cached)
+                self.memo.put(key, cached)
             body, description = json.loads(cached)
             title = f"[ {derived.category(entry.record).label} ] {entry.api}"
             self.out.pages.append(
                 Page(docname, body, title, description, folder_frame(docname), True)
             )
-        known.save()
         self.out.sources[f"{API_FOLDER}/{FRAME}.md"] = stub(phrases.SITE_TITLE)
 
     def tables(self) -> None:
@@ -330,5 +339,6 @@ def render_site(sources: SiteSources) -> Rendered:
     renderer.migration()
     renderer.others(_guides(hand_written))
     renderer.indexes()
+    renderer.memo.save()
     renderer.out.pages.sort(key=lambda page: page.docname)
     return renderer.out
