@@ -19,23 +19,18 @@
     return td;
   }
 
-  /* An API name as code that may wrap after each dot. */
+  /* An API name as code that may wrap after each dot, as the static tables write it. */
   function code(text) {
     const node = document.createElement("code");
-    node.className = "docutils literal notranslate";
-    const span = document.createElement("span");
-    span.className = "pre";
     text.split(".").forEach((part, place) => {
-      if (place) span.append(".", document.createElement("wbr"));
-      span.append(part);
+      if (place) node.append(".", document.createElement("wbr"));
+      node.append(part);
     });
-    node.appendChild(span);
     return node;
   }
 
   function pageLink(item) {
     const a = document.createElement("a");
-    a.className = "reference internal";
     a.href = item.page;
     a.appendChild(code(item.api));
     return a;
@@ -73,13 +68,9 @@
     );
   }
 
+  /* A row as the static tables write it; the Chinese name's cell is the one a phone hides. */
   function row(item, reverse) {
     const tr = document.createElement("tr");
-    const more = document.createElement("span");
-    more.className = "apimap-more";
-    more.textContent = item.zh + (note(item) ? "；" + note(item) : "");
-    const torch = document.createElement("span");
-    torch.append(pageLink(item), more);
     const zh = document.createElement("span");
     zh.textContent = item.zh;
     if (note(item)) {
@@ -88,14 +79,14 @@
       zh.append(document.createElement("br"), small);
     }
     if (reverse) {
-      cell(tr, code(item.paddle), "apimap-paddle");
-      cell(tr, torch, "apimap-torch");
+      cell(tr, code(item.paddle));
+      cell(tr, pageLink(item));
     } else {
-      cell(tr, torch, "apimap-torch");
+      cell(tr, pageLink(item));
     }
     cell(tr, zh, "apimap-zh");
-    if (!reverse) cell(tr, item.paddle === "-" ? "-" : code(item.paddle), "apimap-paddle");
-    cell(tr, item.label, "apimap-category");
+    if (!reverse) cell(tr, item.paddle === "-" ? "-" : code(item.paddle));
+    cell(tr, item.label);
     return tr;
   }
 

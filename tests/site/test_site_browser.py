@@ -241,7 +241,7 @@ def test_the_filter_answers_while_typing_names_as_code_writes_them(
     page.goto(site_url + "tables.html")
     _ready_filter(page)
     status = page.locator("#apimap-filter-status")
-    names = page.locator("#apimap-filter-results tbody td.apimap-torch a")
+    names = page.locator("#apimap-filter-results tbody td:first-child a")
     page.locator("#apimap-filter-text").press_sequentially("F.interpolate", delay=20)
     page.wait_for_function("document.querySelectorAll('#apimap-filter-results tbody tr').length")
     assert names.first.inner_text() == "torch.nn.functional.interpolate"
@@ -258,7 +258,7 @@ def test_table_filter_finds_by_category_section_and_release(page: Any, site_url:
     page.goto(site_url + "tables.html")
     _ready_filter(page)
     status = page.locator("#apimap-filter-status")
-    names = page.locator("#apimap-filter-results tbody td.apimap-torch a")
+    names = page.locator("#apimap-filter-results tbody td:first-child a")
     page.locator("#apimap-filter-category").select_option("missing")
     expect(status).to_have_text("找到 1 个 API。")
     assert names.first.inner_text() == "torch.nn.utils.rnn.pack_padded_sequence"
@@ -296,7 +296,7 @@ def test_reverse_lookup_goes_from_paddle_to_torch(page: Any, site_url: str) -> N
     page.locator("#apimap-filter-text").fill("paddle.nn.conv2d")
     row = page.locator("#apimap-filter-results tbody tr").first
     assert row.locator("td").nth(0).inner_text() == "paddle.nn.Conv2D"
-    assert row.locator("td.apimap-torch a").inner_text() == "torch.nn.Conv2d"
+    assert row.locator("td").nth(1).locator("a").inner_text() == "torch.nn.Conv2d"
     page.locator("#apimap-filter-text").fill("paddle.nn.Conv2D")
     page.locator("#apimap-filter-text").press("Enter")
     page.wait_for_url("**/api/torch.nn.%5EConv2d.html")
@@ -321,10 +321,13 @@ def test_mapping_tables_link_names_and_fit_the_screen(page: Any, root_url: str) 
         first = table.locator("tbody tr").first
         assert first.locator("td").first.locator("a").inner_text() == "torch.nn.BatchNorm1d"
     # a phone shows torch, paddle and the category; the Chinese name on tap
-    zh = table.locator("tbody tr").first.locator(".apimap-more")
-    assert not zh.is_visible() and not table.locator("td.apimap-zh").first.is_visible()
-    assert table.locator("td.apimap-category").first.is_visible()
-    table.locator("tbody tr").first.locator("td.apimap-category").click()
+    first = table.locator("tbody tr").first
+    zh = first.locator("td.apimap-zh")
+    assert not zh.is_visible()
+    assert [cell.is_visible() for cell in first.locator("td").all()] == [True, False, True, True]
+    assert first.locator("td").nth(2).inner_text() == "paddle.nn.BatchNorm1D"
+    assert first.locator("td").last.inner_text() == "输入参数用法不一致"
+    first.locator("td").last.click()
     assert zh.is_visible() and zh.inner_text() == "一维批归一化层"
     page.set_viewport_size(DESKTOP)
     page.goto(root_url + "tables.html")
@@ -335,7 +338,7 @@ def test_mapping_tables_link_names_and_fit_the_screen(page: Any, root_url: str) 
     wrapper = page.locator("#apimap-filter .table-wrapper")
     assert wrapper.evaluate("w => w.scrollWidth <= w.clientWidth")
     assert _no_sideways_scroll(page)
-    results.locator("td.apimap-torch a").first.click()
+    results.locator("td:first-child a").first.click()
     page.wait_for_url("**/api/**")
 
 

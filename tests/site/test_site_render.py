@@ -57,7 +57,7 @@ def test_the_missing_index_links_every_missing_api_to_its_page(rendered: Rendere
 
 def test_alias_rows_open_the_record_page(rendered: Rendered) -> None:
     basic = body(rendered, "tables/basic")
-    row = next(line for line in basic.splitlines() if ">absolute</span>" in line)
+    row = next(line for line in basic.splitlines() if ">absolute</code>" in line)
     assert 'href="../api/torch.abs.html"' in row
     assert "torch.abs</span></code> 的别名" in row
 

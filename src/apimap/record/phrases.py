@@ -280,6 +280,8 @@ FOOTER_VERSIONS = (
 """What the footer of every page says the records are verified against."""
 SECTION_TABLE_TITLE = "映射表：{section}"
 SECTION_MIGRATION_TITLE = "迁移注意事项：{section}"
+PART_TITLE = "{title}（{part}）"
+PART_LABEL = "第 {part} 部分"
 REVERSE_PART_TITLE = "反向查找：{namespace}"
 
 VERIFIED = "已验证：{versions}"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jinja2 import Environment
+from markupsafe import Markup
 
 from apimap.checking.corpus import CorpusError, Entry, load_entries
 from apimap.files.content_cache import ContentCache, content_key, files_salt
@@ -32,6 +33,9 @@ from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 
 REPO_URL_VARIABLE = "APIMAP_REPO_URL"
 SITE_URL_VARIABLE = "APIMAP_SITE_URL"
+PAGE_BUDGET = 600_000
+"""Characters of article a generated page may hold before it is split into parts (the whole
+page then stays well under 1 MB)."""
 REQUEST_TEMPLATE = "request.yml"
 """``.github/ISSUE_TEMPLATE/request.yml``: the form that asks for an API to be covered."""
 
@@ -245,20 +249,56 @@ class _Renderer:
         self.out.sources[f"reverse/{FRAME}.md"] = stub(phrases.SITE_TITLE)
 
     def migration(self) -> None:
-        """The migration notes: which section has how many, and a page per section."""
+        """The migration notes: which section has how many, and a page per section (a section
+        whose notes would make a page larger than :data:`PAGE_BUDGET` is split into parts)."""
         sections = listings.migration_sections(self.entries)
+        parts_of = {section.anchor: self._migration_parts(section) for section in sections}
         self.page(
             "migration.html.j2",
             "migration",
             phrases.PAGE_TITLES["migration"],
-            toctree=[section.docname for section in sections],
+            toctree=[docname for parts in parts_of.values() for docname, _, _ in parts],
             sections=sections,
         )
         for section in sections:
-            title = phrases.SECTION_MIGRATION_TITLE.format(section=section.title)
-            self.page(
-                "migration_section.html.j2", section.docname, title, toctree=[], section=section
+            parts = parts_of[section.anchor]
+            labels = [(docname, label) for docname, label, _ in parts]
+            for docname, label, items in parts:
+                title = phrases.SECTION_MIGRATION_TITLE.format(section=section.title)
+                if len(parts) > 1:
+                    title = phrases.PART_TITLE.format(title=title, part=label)
+                self.page(
+                    "migration_section.html.j2",
+                    docname,
+                    title,
+                    toctree=[],
+                    section=section,
+                    items=items,
+                    parts=labels,
+                    docname_here=docname,
+                )
+
+    def _migration_parts(
+        self, section: listings.MigrationSection
+    ) -> list[tuple[str, str, list[Markup]]]:
+        """``(docname, label, rendered items)`` of each part of a section's notes."""
+        parts: list[list[Markup]] = [[]]
+        size = 0
+        for item in section.items:
+            html = Markup(self.render("migration_item.html.j2", section.docname, item=item))
+            if parts[-1] and size + len(html) > PAGE_BUDGET:
+                parts.append([])
+                size = 0
+            parts[-1].append(html)
+            size += len(html)
+        return [
+            (
+                section.docname if number == 1 else f"{section.docname}-{number}",
+                phrases.PART_LABEL.format(part=number),
+                items,
             )
+            for number, items in enumerate(parts, start=1)
+        ]
 
     def others(self, guides: list[Guide]) -> None:
         """Home, changelog, rules, search and the not-found page."""

@@ -24,6 +24,12 @@ def _page_link(context: Context, name: str, docname: str, anchor: str = "") -> M
 
 
 @pass_context
+def _row_link(context: Context, name: str, docname: str) -> Markup:
+    """``name`` linked to the page ``docname``, with the least markup (table rows)."""
+    return html.short_link(name, html.href(context["docname"], docname))
+
+
+@pass_context
 def _doc_link(context: Context, text: str, docname: str, anchor: str = "") -> Markup:
     """``text`` linked to the page ``docname``."""
     target = html.href(context["docname"], docname) + (f"#{anchor}" if anchor else "")
@@ -60,6 +66,8 @@ def environment(templates: Path) -> Environment:
         "link": html.link,
         "name_link": html.code_link,
         "page_link": _page_link,
+        "row_link": _row_link,
+        "row_name": html.short_name,
         "doc_link": _doc_link,
         "doc_url": _doc_url,
         "asset_url": _asset_url,
