@@ -4,12 +4,13 @@ files a published site needs."""
 from __future__ import annotations
 
 import io
+import os
 import re
 from pathlib import Path
 
 import pytest
 
-from apimap.publish.site.build import SiteLayout, build_site
+from apimap.publish.site.build import Origin, SiteLayout, build_site
 from conftest import REPO_URL, SITE_URL, copy_corpus, corpus_layout
 
 
@@ -86,7 +87,9 @@ def test_pages_are_discoverable(built_site: SiteLayout) -> None:
     assert canonical in locations and "https://example.org/apimap/index.html" in locations
     assert "https://example.org/apimap/api/torch.nn.%5EConv2d.html" in locations
     assert "https://example.org/apimap/guide.html" in locations
-    assert not any("search.html" in url or "404" in url or "_" in url.split("/")[-1][:1] for url in locations)
+    assert not any(
+        "search.html" in url or "404" in url or "_" in url.split("/")[-1][:1] for url in locations
+    )
     assert locations == sorted(locations)
     robots = (built_site.html / "robots.txt").read_text(encoding="utf-8")
     assert robots == "User-agent: *\nAllow: /\nSitemap: https://example.org/apimap/sitemap.xml\n"
@@ -189,3 +192,50 @@ def test_a_removed_record_takes_its_page_with_it(tmp_path: Path) -> None:
     out = io.StringIO()
     assert build_site(layout, out) == 0, out.getvalue()
     assert not (layout.html / "api" / "torch.clamp.html").exists()
+
+
+_ROOT_RELATIVE = {
+    ".html": re.compile(r"""(?:href|src|action|content)\s*=\s*["']/"""),
+    ".js": re.compile(
+        r"""(?:fetch\(|location|href|src|["'`])\s*[=(]?\s*["'`]?/(?:_static|api|tables|search|index|reverse|category|migration)"""
+    ),
+    ".css": re.compile(r"""url\(\s*["']?/"""),
+}
+
+
+def test_no_page_or_script_refers_to_the_root_of_the_host(built_site: SiteLayout) -> None:
+    """Below a sub-path (owner.github.io/apimap/) a root-relative address leaves the site."""
+    found = []
+    for path in sorted(built_site.html.rglob("*")):
+        pattern = _ROOT_RELATIVE.get(path.suffix)
+        if pattern is None or not path.is_file():
+            continue
+        for match in pattern.finditer(path.read_text(encoding="utf-8", errors="replace")):
+            found.append(f"{path.relative_to(built_site.html)}: {match.group()}")
+    assert found == []
+    assert _ROOT_RELATIVE[".html"].search('<a href="/api/torch.abs.html">')  # the check works
+    assert _ROOT_RELATIVE[".js"].search('fetch("/_static/apimap-names.json")')
+
+
+def test_the_origin_is_the_commit_and_its_date_not_the_clock(tmp_path: Path) -> None:
+    import subprocess
+
+    assert Origin.of(tmp_path) == Origin("", "")  # not a checkout: the footer says nothing
+    dated = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "a",
+        "GIT_AUTHOR_EMAIL": "a@example.org",
+        "GIT_COMMITTER_NAME": "a",
+        "GIT_COMMITTER_EMAIL": "a@example.org",
+        "GIT_AUTHOR_DATE": "2001-02-03T04:05:06Z",
+        "GIT_COMMITTER_DATE": "2001-02-03T04:05:06Z",
+    }
+    for command in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "x"]):
+        subprocess.run(["git", "-C", str(tmp_path), *command], env=dated, check=True)
+    commit = subprocess.run(
+        ["git", "-C", str(tmp_path), "rev-parse", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert Origin.of(tmp_path) == Origin(commit, "2001-02-03")
