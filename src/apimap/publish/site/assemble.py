@@ -2,8 +2,10 @@
 
 Besides the pages: the assets (lookup indexes, the chart), the full-text search index over the
 API pages, the rules and the hand-written pages, ``sitemap.xml`` and ``robots.txt``. A manifest
-in the output folder lists what this step wrote, so that the files of records that are gone
-are removed; every file is written only when its bytes change.
+beside the frames (outside the published folder) keeps, for each file this step wrote, a digest
+of what made it: a page whose frame and article are those of the last run is not put together
+again, the search index is rebuilt only when a searched text changed, and the files of records
+that are gone are removed. Every file is written only when its bytes change.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ MANIFEST = "assembled.json"
 NOT_LISTED = {SEARCH_PAGE, NOT_FOUND_PAGE}
 """Pages that no sitemap lists."""
 SEARCH_CACHE = "search-terms.json"
-"""The terms of each searched text, by the text's content key (beside the manifest)."""
+"""The terms of each searched page, by the content key of its HTML (beside the manifest)."""
 SEARCH_DIGEST = "#search"
 """The manifest's entry for what the search index was made from."""
 
@@ -96,21 +98,23 @@ def _previous(manifest: Path) -> dict[str, str]:
 
 
 def _search_index(
-    documents: list[tuple[str | list[str], str]],
+    documents: list[tuple[str | list[str], str, bool]],
     html: Path,
     frames_dir: Path,
     previous: dict[str, str],
 ) -> tuple[dict[str, bytes], str]:
     """The search index files, or none when the searched texts are those of the last run (the
-    files in the site stay); and the digest that says so."""
-    terms = ContentCache(frames_dir / SEARCH_CACHE, "1")
+    files in the site stay); and the digest that says so. ``documents`` are (key, HTML, whether
+    the HTML is a whole page rather than an article)."""
+    terms = ContentCache(frames_dir / SEARCH_CACHE, "2")
     found: list[search.SearchDoc] = []
-    for key, text in documents:
-        text_key = content_key(text.encode("utf-8"))
-        cached = terms.get(text_key)
+    for key, source, whole in documents:
+        source_key = content_key(f"{whole}\0{source}".encode())
+        cached = terms.get(source_key)
         if cached is None:
+            text = article_text(source) if whole else body_text(source)
             cached = " ".join(sorted(search.terms(text)))
-            terms.put(text_key, cached)
+            terms.put(source_key, cached)
         found.append(search.SearchDoc(key, cached.split()))
     terms.save()
     made_from = _digest(json.dumps([[doc.key, doc.terms] for doc in found], ensure_ascii=False))
@@ -131,7 +135,7 @@ def assemble(html: Path, frames_dir: Path, rendered: Rendered, site_url: str) ->
     files: dict[str, bytes] = dict(rendered.assets)
     known: dict[str, str] = {}
     frame_digests: dict[str, str] = {}
-    documents: list[tuple[str | list[str], str]] = []
+    documents: list[tuple[str | list[str], str, bool]] = []
     for page in rendered.pages:
         frame = _frame(html, frames_dir, page, known)
         if page.frame_doc not in frame_digests:
@@ -146,14 +150,14 @@ def assemble(html: Path, frames_dir: Path, rendered: Rendered, site_url: str) ->
                 if page.docname.startswith(f"{API_FOLDER}/")
                 else [page.path, page.description]
             )
-            documents.append((key, body_text(page.body)))
+            documents.append((key, page.body, False))
         if previous.get(page.path) == made_from and (html / page.path).is_file():
             continue
         files[page.path] = wrap(frame, page, site_url, phrases.SITE_TITLE).encode("utf-8")
     hand_written = _hand_written(rendered)
     for doc in hand_written:
         text = (html / f"{doc}.html").read_text(encoding="utf-8")
-        documents.append(([f"{doc}.html", _title(text)], article_text(text)))
+        documents.append(([f"{doc}.html", _title(text)], text, True))
     index, digests[SEARCH_DIGEST] = _search_index(documents, html, frames_dir, previous)
     files.update(index)
     listed = sorted(
