@@ -1,12 +1,16 @@
-"""Shared fixtures of the site tests: the test corpus, its rendering and one built site."""
+"""Shared fixtures of the site tests: the test corpus, its rendering, one built site and the
+browser (Debian's chromium through Python playwright)."""
 
 from __future__ import annotations
 
 import io
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +83,39 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteLayout]
         status = build_site(layout, out)
     assert status == 0, out.getvalue()
     yield layout
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _require_chromium() -> None:
+    if os.path.exists(CHROMIUM):
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"CI 中缺少 {CHROMIUM} (chromium is required in CI)")
+    pytest.skip("没有安装 chromium (chromium not installed)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium with a new, empty profile (``--user-data-dir``)."""
+    _require_chromium()
+    from playwright.sync_api import sync_playwright  # the browser extra
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        yield context
+        context.close()

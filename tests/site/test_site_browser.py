@@ -8,9 +8,7 @@ address. Skipped only when chromium is absent and ``CI`` is not set; in CI it ru
 from __future__ import annotations
 
 import io
-import os
 import re
-import tempfile
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -21,43 +19,9 @@ from serving import base_url, serving
 from apimap.publish.site.build import SiteLayout, build_site
 from conftest import REPO_URL, copy_corpus, corpus_layout
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 375, "height": 800}
 SUB_PATH = "/apimap/"
-
-
-def _require_chromium() -> None:
-    if os.path.exists(CHROMIUM):
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"CI 中缺少 {CHROMIUM} (chromium is required in CI)")
-    pytest.skip("没有安装 chromium (chromium not installed)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Chromium with a new, empty profile (``--user-data-dir``)."""
-    _require_chromium()
-    from playwright.sync_api import sync_playwright  # the browser extra
-
-    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as profile:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        context.grant_permissions(["clipboard-read", "clipboard-write"])
-        yield context
-        context.close()
 
 
 @pytest.fixture
@@ -70,9 +34,11 @@ def page(browser: Any) -> Iterator[Any]:
     tab.on("pageerror", lambda error: errors.append(str(error)))
     tab.on(
         "response",
-        lambda answer: errors.append(f"{answer.status} {answer.url}")
-        if answer.status >= 400 and "/nothing-here" not in answer.url
-        else None,
+        lambda answer: (
+            errors.append(f"{answer.status} {answer.url}")
+            if answer.status >= 400 and "/nothing-here" not in answer.url
+            else None
+        ),
     )
     yield tab
     tab.close()
@@ -149,9 +115,10 @@ def test_a_name_without_a_record_says_so_and_how_to_ask_for_it(page: Any, site_u
     assert href is not None and href.startswith(REPO_URL + "/issues/new?template=request.yml&")
     assert parse_qs(urlsplit(href).query)["api"] == ["torch.distributed.get_rank"]
     page.goto(site_url + "search.html?q=torch.no_such_function")
-    assert "不在 torch 2.13.0、torchvision 0.29.1 的公开 API 表中" in page.locator(
-        ".apimap-notice"
-    ).inner_text()
+    assert (
+        "不在 torch 2.13.0、torchvision 0.29.1 的公开 API 表中"
+        in page.locator(".apimap-notice").inner_text()
+    )
 
 
 def test_an_unknown_address_gets_the_not_found_page(page: Any, sub_path_url: str) -> None:
