@@ -78,8 +78,18 @@
     return ["torch." + name];
   }
 
+  /* Whether a name without a dot (Conv2d, softmax) is the last part of several names
+     (torch.nn.Conv2d, torch.conv2d, torch.nn.functional.conv2d): then no page opens, and the
+     search page lists every match. */
+  function ambiguous(query, index) {
+    const word = clean(query).toLowerCase();
+    if (!word || word.includes(".")) return false;
+    return index.rows.filter((row) => last(row.api).toLowerCase() === word).length > 1;
+  }
+
   /* The one row a query names exactly (its record's page opens), or null. */
   function resolve(query, index, direction) {
+    if (direction !== "paddle" && ambiguous(query, index)) return null;
     const key = direction === "paddle" ? "paddle" : "api";
     for (const name of candidates(query)) {
       const exact = index.rows.filter((row) => row[key] === name);
@@ -105,10 +115,11 @@
     for (const name of names) {
       if (row.api === name) return 0;
     }
-    for (const name of names) {
+    const word = last(clean(text));
+    // a name written without its module (Conv2d) says its case, not its module
+    for (const name of word === clean(text) ? [] : names) {
       if (row.api.toLowerCase() === name.toLowerCase()) return 1;
     }
-    const word = last(clean(text));
     if (word && last(row.api) === word) return 2;
     if (word && last(row.api).toLowerCase() === word.toLowerCase()) return 3;
     if (row.paddle === clean(text) || row.paddle.toLowerCase() === lower) return 4;

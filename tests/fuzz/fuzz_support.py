@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from markupsafe import Markup
+
 from apimap.checking.corpus import Entry
 from apimap.checking.fix import fix_text
 from apimap.checking.rules.registry import RECORD_RULES
@@ -384,8 +386,19 @@ def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
                 _ENV, "section.html.j2", section.docname, title="", section=section
             )
         for part in listings.migration_sections(entries):
+            items = [
+                Markup(render_template(_ENV, "migration_item.html.j2", part.docname, item=item))
+                for item in part.items
+            ]
             pages[part.docname] = render_template(
-                _ENV, "migration_section.html.j2", part.docname, title="", section=part
+                _ENV,
+                "migration_section.html.j2",
+                part.docname,
+                title="",
+                section=part,
+                items=items,
+                parts=[(part.docname, "1"), (f"{part.docname}-2", "2")],
+                docname_here=part.docname,
             )
     except Exception:
         return len(entries), _crash("render")

@@ -8,6 +8,7 @@ address. Skipped only when chromium is absent and ``CI`` is not set; in CI it ru
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -179,6 +180,29 @@ def test_search_ranks_names_first_and_finds_chinese_concepts(
     page.wait_for_selector("#apimap-search[data-done]")
     results = page.locator("#apimap-search .apimap-results li")
     assert results.first.locator("a").inner_text() == first
+
+
+def test_an_ambiguous_short_name_lists_every_match_instead_of_opening_one(
+    page: Any, root_url: str, built_site: SiteLayout
+) -> None:
+    # the real records have torch.nn.Conv2d, torch.conv2d and torch.nn.functional.conv2d; the
+    # test corpus only the first, so the name index is served with the other two added
+    index = json.loads((built_site.html / "_static" / "apimap-names.json").read_text("utf-8"))
+    layer = next(row for row in index["rows"] if row[0] == "torch.nn.Conv2d")
+    functional = ["二维卷积", "paddle.nn.functional.conv2d", *layer[3:5]]
+    index["rows"] += [
+        ["torch.conv2d", *functional, "torch.nn.functional.conv2d", "a", *layer[7:]],
+        ["torch.nn.functional.conv2d", *functional, "", "", *layer[7:]],
+    ]
+    body = json.dumps(index, ensure_ascii=False)
+    page.route("**/_static/apimap-names.json", lambda route: route.fulfill(body=body))
+    page.goto(root_url + "search.html?q=Conv2d")
+    page.wait_for_selector("#apimap-search[data-done]")
+    assert urlsplit(page.url).path.endswith("/search.html")  # no page opened
+    names = page.locator("#apimap-search .apimap-results li a").all_inner_texts()
+    assert names[:3] == ["torch.nn.Conv2d", "torch.nn.functional.conv2d", "torch.conv2d"]
+    page.goto(root_url + "search.html?q=nn.Conv2d")  # a name with its module: its page
+    page.wait_for_url("**/api/torch.nn.%5EConv2d.html")
 
 
 def test_search_finds_words_of_the_pages_text(page: Any, root_url: str) -> None:
