@@ -137,3 +137,32 @@ def test_mapping_table_pages_load_fast_and_light(
         measured["tables.html"]["bytes"]
         > (large_site.html / "_static" / "apimap-names.json").stat().st_size
     )
+
+
+def test_tables_of_real_names_fit_desktop_and_phone(
+    browser: Any, large_site: SiteLayout, large_url: str
+) -> None:
+    """The real names are long (torch.nn.functional.adaptive_max_pool1d_with_indices): every
+    mapping table, the 功能缺失 index and a reverse-lookup page fit their column at 1,280 px and
+    at 375 px, with no sideways scroll of the page or of a table."""
+    pages = sorted(
+        path.relative_to(large_site.html).as_posix()
+        for folder in ("tables", "reverse")
+        for path in (large_site.html / folder).glob("*.html")
+    )
+    assert "tables/missing.html" in pages and "reverse/paddle.nn.html" in pages
+    tab = browser.new_page()
+    overflowing = []
+    for width in (1280, 375):
+        tab.set_viewport_size({"width": width, "height": 800})
+        for name in pages:
+            tab.goto(large_url + name)
+            overflow = tab.evaluate(
+                """() => [document.documentElement.scrollWidth - innerWidth,
+                   ...[...document.querySelectorAll("article .table-wrapper")].map(
+                     (wrapper) => wrapper.scrollWidth - wrapper.clientWidth)]"""
+            )
+            if max(overflow) > 0:
+                overflowing.append((width, name, overflow))
+    tab.close()
+    assert overflowing == []
