@@ -250,3 +250,60 @@ def test_the_weekly_job_installs_the_newest_allowed_versions_and_runs_the_tests(
     for tool in ("pytest", "mypy", "ruff"):
         assert _commands(tool, [UPCOMING]), tool
     assert ["doctor"] in _commands("apimap", [UPCOMING])
+
+
+ON_MAIN = "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+
+
+def test_main_publishes_the_site_the_checks_passed_for() -> None:
+    jobs = _workflow(WORKFLOW)["jobs"]
+    deploy = jobs["deploy"]
+    assert deploy["if"] == ON_MAIN
+    assert set(deploy["needs"]) == {"lint", "test", "verify", "site"}
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    assert [step["uses"] for step in deploy["steps"]] == ["actions/deploy-pages@v4"]
+    # the deploy job publishes the artifact of the site job, built by `apimap build`
+    site = jobs["site"]["steps"]
+    uses = [step.get("uses", "") for step in site]
+    runs = [step.get("run", "") for step in site]
+    build = next(index for index, run in enumerate(runs) if "apimap build" in run)
+    pages = uses.index("actions/upload-pages-artifact@v3")
+    artifact = uses.index("actions/upload-artifact@v4")
+    assert build < pages and build < artifact
+    assert site[pages]["if"] == ON_MAIN
+    assert "if" not in site[artifact]  # pull requests get the built site as an artifact
+    from apimap.publish.site.build import SiteLayout
+
+    built = SiteLayout.of(Path(".")).html.as_posix()
+    assert site[pages]["with"]["path"] == site[artifact]["with"]["path"] == built
+
+
+def test_the_published_site_knows_its_address_and_repository_from_the_context() -> None:
+    jobs = _workflow(WORKFLOW)["jobs"]
+    steps = jobs["site"]["steps"]
+    configure = next(step for step in steps if step.get("uses") == "actions/configure-pages@v5")
+    build = next(step for step in steps if "apimap build" in step.get("run", ""))
+    assert configure["if"] == ON_MAIN
+    site_env = {k: v for k, v in build["env"].items() if k != "EVENT"}  # EVENT: pending stamps
+    assert site_env == {
+        "APIMAP_SITE_URL": "${{ steps." + configure["id"] + ".outputs.base_url }}",
+        "APIMAP_REPO_URL": "${{ github.server_url }}/${{ github.repository }}",
+    }
+    from apimap.publish.site.site import REPO_URL_VARIABLE, SITE_URL_VARIABLE
+
+    assert set(site_env) == {SITE_URL_VARIABLE, REPO_URL_VARIABLE}
+    assert _workflow(WORKFLOW)["permissions"] == {
+        "contents": "read"
+    }  # write only where it is needed
+    assert jobs["site"]["permissions"] == {"contents": "read", "pages": "read"}
+
+
+def test_the_issue_forms_the_site_links_to_exist() -> None:
+    from apimap.publish.site.site import REQUEST_TEMPLATE
+    from apimap.publish.site.views import ISSUE_TEMPLATE
+
+    forms = ROOT / ".github" / "ISSUE_TEMPLATE"
+    for name, field in ((ISSUE_TEMPLATE, "api"), (REQUEST_TEMPLATE, "api")):
+        form = yaml.safe_load((forms / name).read_text(encoding="utf-8"))
+        assert field in [item.get("id") for item in form["body"]], name

@@ -51,7 +51,7 @@ def test_findings_exit_one_with_path_line_col_code(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("mappings/torch/torch.abs.yaml:")
     place, rest = lines[0].split(": ", 1)
-    assert place.split(":")[1:] == ["14", "11"]
+    assert place.split(":")[1:] == ["16", "11"]
     assert rest.startswith("AM240 ")
     assert lines[1].startswith("    提示 (hint): ")
     assert "1 个错误" in lines[-1]
@@ -69,7 +69,7 @@ def test_json_format(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "cached": 0,
     }
     [diagnostic] = document["diagnostics"]
-    assert (diagnostic["code"], diagnostic["line"], diagnostic["api"]) == ("AM240", 14, "torch.abs")
+    assert (diagnostic["code"], diagnostic["line"], diagnostic["api"]) == ("AM240", 16, "torch.abs")
 
 
 def test_github_format_is_chosen_under_github_actions(
@@ -80,7 +80,7 @@ def test_github_format_is_chosen_under_github_actions(
     assert main(["check", "--no-cache"]) == 1
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(
-        "::error file=mappings/torch/torch.abs.yaml,line=14,col=11,title=AM240::"
+        "::error file=mappings/torch/torch.abs.yaml,line=16,col=11,title=AM240::"
     )
     assert "%0A" in first  # the hint follows on its own line
 

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from apimap.files.surface import data_path, load_surface, parse_document
 from apimap.survey.scan.public import public_api
 from apimap.survey.surface import collect
 from apimap.survey.surface.namespaces import NamespaceSpec
-from apimap.survey.surface.table import data_path, dump_document, load_surface, parse_document
+from apimap.survey.surface.table import dump_document
 
 FAKELIB = {
     "__init__.py": '''

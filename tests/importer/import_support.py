@@ -1,15 +1,19 @@
-"""Helpers of the importer tests: render a record with the site renderer, compare pages."""
+"""Helpers of the importer tests: render a record as a page of the format specification's
+Markdown layout (``templates/api.md.j2`` beside this file, the layout the site rendered before it
+rendered HTML itself, and the one legacy pages follow), compare pages."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from apimap.checking.corpus import Entry
 from apimap.publish.importer.inline import unescape
 from apimap.publish.importer.record_data import record_fields
-from apimap.publish.site import views
-from apimap.publish.site.templates import environment, render
+from apimap.publish.site import markdown, views
 from apimap.record import derived
 from apimap.record.categories import Category, RowKind
 from apimap.record.model import Record
@@ -17,7 +21,39 @@ from apimap.record.pages import api_docname
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-_ENV = environment(ROOT / "templates")
+_YAML_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+
+
+def _yaml_string(text: str) -> str:
+    """``text`` as a double-quoted YAML scalar on one line (JSON string syntax)."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    for raw, escaped in _YAML_BREAKS.items():
+        quoted = quoted.replace(raw, escaped)
+    return quoted
+
+
+def _link(text: str, target: str | None) -> str:
+    return markdown.inline(text) if target is None else markdown.link(text, target)
+
+
+_ENV = Environment(
+    loader=FileSystemLoader(str(Path(__file__).resolve().parent / "templates")),
+    undefined=StrictUndefined,
+    autoescape=False,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+_ENV.filters.update(
+    {
+        "inline": markdown.inline,
+        "cell": markdown.cell,
+        "code": markdown.code,
+        "fence": markdown.fence,
+        "link": _link,
+        "yaml_string": _yaml_string,
+    }
+)
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _HEADING = re.compile(r"^(#{1,6})(\s.*)$")
@@ -28,7 +64,8 @@ _ANGLE_LINK = re.compile(r"\]\(<([^>]*)>\)")
 def render_page(record: Record) -> str:
     """The site renderer's page for ``record`` (as unverified: a legacy page has no stamp)."""
     page = views.api_page(Entry(record, "", ""))
-    return render(_ENV, "api.md.j2", api_docname(record.torch_api), page=page)
+    text = _ENV.get_template("api.md.j2").render(docname=api_docname(record.torch_api), page=page)
+    return text.rstrip("\n") + "\n"
 
 
 _GENERATED_LEAD = re.compile(r"^(\[.*\]\{\.apimap-badge.*\}|TODO|未经验证的部分：.*)$")

@@ -180,10 +180,11 @@ def _run_record_rule(rule: Rule, ctx: RecordContext) -> Iterator[Diagnostic]:
 
 
 def _code_fingerprint() -> str:
-    """Changes whenever apimap's own code changes, so the cache never outlives a rule."""
+    """Changes whenever apimap's own code or data (the public-surface table a rule reads)
+    changes, so the cache never outlives a rule."""
     digest = hashlib.blake2b(digest_size=16)
     package = Path(__file__).parents[1]  # all of apimap, not only this layer
-    for source in sorted(package.rglob("*.py")):
+    for source in sorted([*package.rglob("*.py"), *package.glob("data/*.json")]):
         digest.update(str(source.relative_to(package)).encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()

@@ -70,7 +70,7 @@ def _guess(torch_api: str, table: dict[str, str]) -> str | None:
 
 
 def _api_type(torch_api: str) -> ApiType:
-    from apimap.survey.surface.table import load_surface
+    from apimap.files.surface import load_surface
 
     public = load_surface().names.get(torch_api)
     if public is None:

@@ -350,6 +350,10 @@ class InplaceVariant(_Strict):
     paddle: ApiName
     """对应的 Paddle 原位 API / its paddle counterpart."""
 
+    aliases: list[ApiName] = Field(default_factory=list)
+    """原位版本的其他名称，如 `torch.Tensor.clip_` 之于 `torch.Tensor.clamp_`
+    / other names of the torch in-place API."""
+
 
 class Record(_Strict):
     """一条 PyTorch → Paddle API 映射记录 / one PyTorch → Paddle API mapping record."""

@@ -87,6 +87,17 @@ MISSING_REASON_LABELS = {
 }
 """The five reasons the upstream documentation gives for a 功能缺失 API."""
 
+SURFACE_KIND_LABELS = {
+    "function": "函数",
+    "class": "类",
+    "method": "方法",
+    "property": "属性",
+    "attribute": "属性",
+    "dtype": "数据类型",
+    "constant": "常量",
+}
+"""The kinds of public names in the public-surface table."""
+
 SHAPE_ONLY_LABELS = {
     "random": "结果是随机的",
     "uninitialized": "结果是未初始化的内存",
@@ -242,6 +253,49 @@ CHANGE_KINDS = {
     "ways": "可用的写法不同",
 }
 """What makes an older release need something else, in the order the changelog lists them."""
+
+PINNED_TORCH = "本页的事实由 PyTorch {torch} 与 Paddle {paddle} 运行得出。"
+VISION_TORCH = (
+    "torchvision {torchvision} 只能配合 torch {vision} 运行，因此 torchvision 的页面用 torch {vision} 验证"
+    "（其余页面用 torch {torch}）。"
+)
+NO_SIGNATURE = "{kind}，没有参数。"
+"""Under the name of an attribute or a constant, where a function shows its signature."""
+
+SITE_TITLE = "PyTorch → Paddle API 映射"
+PAGE_TITLES = {
+    "index": SITE_TITLE,
+    "tables": "映射表",
+    "tables/missing": "功能缺失的 API",
+    "reverse": "反向查找：从 Paddle API 找 PyTorch API",
+    "category/index": "映射分类",
+    "migration": "迁移注意事项",
+    "changelog": "Paddle 版本间的变化",
+    "rules": "检查规则",
+    "search": "搜索",
+    "404": "找不到页面",
+}
+"""The titles of the site's generated pages (the per-section pages add the section's name)."""
+SPHINX_WORDS = {
+    "Link to this heading": "链接到本标题",
+    "Search": "搜索",
+    "Contents": "目录",
+    "Next": "下一页",
+    "Previous": "上一页",
+    "Home": "首页",
+}
+"""English words Sphinx and its theme write into pages, and what the site says instead."""
+THEME_NAVIGATION_LABEL = ("Toggle navigation of ", "展开或收起：")
+"""The label furo gives each expander of the sidebar, and the site's."""
+FOOTER_VERSIONS = (
+    "PyTorch {torch}（torchvision {torchvision} 的页面用 torch {vision}）与 Paddle {paddle}"
+)
+"""What the footer of every page says the records are verified against."""
+SECTION_TABLE_TITLE = "映射表：{section}"
+SECTION_MIGRATION_TITLE = "迁移注意事项：{section}"
+PART_TITLE = "{title}（{part}）"
+PART_LABEL = "第 {part} 部分"
+REVERSE_PART_TITLE = "反向查找：{namespace}"
 
 VERIFIED = "已验证：{versions}"
 PARTLY_VERIFIED = "部分验证：{versions}"

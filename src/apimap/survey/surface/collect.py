@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from apimap.files.surface import LibrarySurface, NameEntry, NamespaceEntry
 from apimap.record.pins import public_version
 from apimap.survey.surface.namespaces import NAMESPACES, NamespaceSpec
-from apimap.survey.surface.table import LibrarySurface, NameEntry, NamespaceEntry
 
 _PLAIN_VALUES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
 _ALIAS_DOC = re.compile(r"\bAlias (?:of|for) :(?:func|meth|class|attr):`~?([\w.]+)`")
