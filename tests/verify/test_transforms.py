@@ -30,6 +30,12 @@ def test_a_probe_that_changes_nothing_says_so() -> None:
     assert apply(single, {"broadcast": True}, np)[1] is False
     booleans = arrays(m=np.array([True, False]))
     assert apply(booleans, {"edge": "large"}, np)[1] is False
+    # zeros scaled to large or small values stay zeros: the probe would repeat the call
+    zeros = arrays(w=np.zeros((3, 2), dtype="float32"))
+    assert apply(zeros, {"edge": "large"}, np)[1] is False
+    assert apply(zeros, {"edge": "small"}, np)[1] is False
+    integer_zeros = arrays(w=np.zeros((3, 2), dtype="float32"), i=np.zeros(2, dtype="int64"))
+    assert apply(integer_zeros, {"edge": "zeros"}, np)[1] is False
 
 
 @pytest.mark.parametrize(

@@ -117,10 +117,21 @@ def _edge(arrays: dict[str, Any], names: list[str], edge: str, np: Any) -> bool:
             moved = np.zeros_like(array)
         else:
             moved = None
-        if moved is not None:
+        if moved is not None and not _same(moved, array, np):
             arrays[name] = moved
             changed = True
     return changed
+
+
+def _same(moved: Any, array: Any, np: Any) -> bool:
+    """An edge value that leaves an input as it was (zeros scaled stay zeros): the probe
+    would only repeat the call, so it does not apply."""
+    if moved.shape != array.shape or moved.dtype != array.dtype:
+        return False
+    equal = moved == array
+    if array.dtype.kind == "f":
+        equal = equal | (np.isnan(moved) & np.isnan(array))
+    return bool(equal.all())
 
 
 def _broadcast(arrays: dict[str, Any], names: list[str]) -> bool:
