@@ -45,6 +45,13 @@ FAKELIB = {
 
             Alias for :func:`fakelib.own`.
             """
+
+
+        def other_defaults(flag=True):
+            """other_defaults(flag=True) -> None
+
+            Alias for :func:`fakelib.own` with defaults :attr:`flag` `= True`.
+            """
         ''',
     "_impl.py": """
         def hidden_impl():
@@ -115,6 +122,7 @@ def test_public_names_of_a_fake_library() -> None:
         "fakelib.alias_own": "function",
         "fakelib.documented_alias": "function",
         "fakelib.hidden_impl": "function",
+        "fakelib.other_defaults": "function",
         "fakelib.own": "function",
         "fakelib.sub.Thing": "class",
         "fakelib.sub.not_listed": "function",
