@@ -100,8 +100,11 @@ bench: $(CORE_STAMP)
 bench-startup: $(CORE_STAMP)
 	$(PY) bench/bench_startup.py
 
+# The site build against its targets, side by side with the last revision whose whole site
+# Sphinx built (SITE_BASELINE=REV for another; empty for none).
+SITE_BASELINE ?= 1e47e0c8
 bench-site: $(CORE_STAMP)
-	$(PY) bench/bench_site.py 500 2000
+	$(PY) bench/bench_site.py 3000 $(if $(SITE_BASELINE),--baseline $(SITE_BASELINE))
 
 bench-verify: $(VERIFY_STAMP) $(VISION_STAMP)
 	$(PY) bench/bench_verify.py

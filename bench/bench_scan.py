@@ -25,11 +25,11 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+from apimap.files.surface import load_surface
 from apimap.survey.scan.classify import Classifier
 from apimap.survey.scan.files import discover
 from apimap.survey.scan.knowledge import default_mappings, load_knowledge
 from apimap.survey.scan.runner import default_jobs, scan_paths
-from apimap.survey.surface.table import load_surface
 
 DEFAULT = "transformers==5.23.0"
 

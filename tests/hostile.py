@@ -144,6 +144,7 @@ _ALLOWED_TOKENS = {
     "tr_close", "th_open", "th_close", "td_open", "td_close", "bullet_list_open",
     "bullet_list_close", "list_item_open", "list_item_close", "span_open", "span_close",
     "front_matter", "hr", "image", "myst_target", "html_block", "em_open", "em_close",
+    "strong_open", "strong_close",
 }  # fmt: skip
 """What the templates themselves produce; record text adds nothing else."""
 

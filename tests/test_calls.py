@@ -10,8 +10,12 @@ from apimap.record.calls import (
     CallError,
     assigned,
     derive,
+    drop_in,
+    parameter_forms,
     parse_call,
     positional_form,
+    positional_forms,
+    recipe_parameter_forms,
     scalar_forms,
 )
 from apimap.record.model import Record
@@ -95,9 +99,14 @@ def test_a_method_mapped_to_a_function_passes_the_object_first() -> None:
 
 def test_class_constructions_go_through_the_weight_hook_and_flags_convert() -> None:
     found = derive(LSTM, "y, _ = torch.nn.LSTM(3, 4)(x)")
-    assert found.torch == "y, _ = __apimap_layer__(torch.nn.LSTM(3, 4), 1)(x)"
+    # the hook builds the layer itself (its source text keys the construction cache)
+    assert found.torch == (
+        "y, _ = __apimap_layer__.build(1, 'torch.nn.LSTM(3, 4)', torch.nn.LSTM, 3, 4)(x)"
+    )
     assert found.paddle == (
-        "y, _ = __apimap_layer__(paddle.nn.LSTM(input_size=3, hidden_size=4, time_major=True), 1)(x)"
+        "y, _ = __apimap_layer__.build(1, "
+        "'paddle.nn.LSTM(input_size=3, hidden_size=4, time_major=True)', "
+        "paddle.nn.LSTM, input_size=3, hidden_size=4, time_major=True)(x)"
     )
     found = derive(LSTM, "y, _ = torch.nn.LSTM(3, 4, batch_first=True)(x)")
     assert "time_major=not True" in found.paddle
@@ -305,3 +314,148 @@ def test_a_naive_positional_form_drops_what_the_table_says_to_delete() -> None:
     code = "r = torch.autograd.functional.vjp(f, x, w, False)"
     assert derive(vjp, code, naive=True).paddle == "r = paddle.incubate.autograd.vjp(f, x, w)"
     assert derive(vjp, code).paddle == "r = paddle.incubate.autograd.vjp(func=f, xs=x, v=w)"
+
+
+# --- the forms the probes of the second wave run ---------------------------------------------
+
+CONV_T = record(
+    torch_api="torch.nn.functional.conv_transpose2d",
+    torch_signature=(
+        "torch.nn.functional.conv_transpose2d(input, weight, bias=None, stride=1, padding=0, "
+        "output_padding=0, groups=1, dilation=1)"
+    ),
+    paddle_api="paddle.nn.functional.conv2d_transpose",
+    paddle_signature=(
+        "paddle.nn.functional.conv2d_transpose(x, weight, bias=None, stride=1, padding=0, "
+        "output_padding=0, dilation=1, groups=1, output_size=None, data_format='NCHW', name=None)"
+    ),
+    params=[
+        {"torch": "input", "paddle": "x", "desc": "输入"},
+        *({"torch": name, "desc": name} for name in ("weight", "bias", "stride", "padding")),
+        *({"torch": name, "desc": name} for name in ("output_padding", "groups", "dilation")),
+    ],
+)
+
+
+def test_positional_forms_reach_each_parameter_with_another_value() -> None:
+    found = dict(positional_forms(CONV_T, "y = torch.nn.functional.conv_transpose2d(x, w)"))
+    assert list(found) == ["stride", "padding", "output_padding", "groups", "dilation"]
+    assert found["groups"] == "y = torch.nn.functional.conv_transpose2d(x, w, None, 1, 0, 0, 2)"
+    naive = derive(CONV_T, found["groups"], naive=True)
+    # paddle's 7th parameter is dilation: the value lands there, as it would for a person
+    assert naive.paddle == "y = paddle.nn.functional.conv2d_transpose(x, w, None, 1, 0, 0, 2)"
+
+
+def test_parameter_forms_flip_flags_and_change_numbers_and_modes() -> None:
+    found = dict(parameter_forms(PAD, "y = torch.nn.functional.pad(x, (1, 1))"))
+    # `value` defaults to None (no other value is known); `mode` tries every documented mode
+    assert "mode:mode=reflect" in found and "mode:mode=constant" not in found
+    assert not any(probe.startswith("value:value") for probe in found)
+    pool = record(
+        torch_api="torch.nn.functional.max_pool1d",
+        torch_signature=(
+            "torch.nn.functional.max_pool1d(input, kernel_size, stride=None, padding=0, "
+            "ceil_mode=False, return_indices=False)"
+        ),
+        paddle_api="paddle.nn.functional.max_pool1d",
+        params=[{"torch": "input", "paddle": "x", "desc": "输入"}],
+    )
+    forms = dict(parameter_forms(pool, "y = torch.nn.functional.max_pool1d(x, 2)"))
+    assert forms == {
+        "value:padding": "y = torch.nn.functional.max_pool1d(x, 2, padding=1)",
+        "flag:ceil_mode": "y = torch.nn.functional.max_pool1d(x, 2, ceil_mode=True)",
+        "flag:return_indices": "y = torch.nn.functional.max_pool1d(x, 2, return_indices=True)",
+    }
+    loss = record(
+        torch_api="torch.nn.functional.l1_loss",
+        torch_signature="torch.nn.functional.l1_loss(input, target, reduction='mean')",
+        paddle_api="paddle.nn.functional.l1_loss",
+        params=[{"torch": "input", "paddle": "x", "desc": "输入"}],
+    )
+    modes = [probe for probe, _ in parameter_forms(loss, "y = torch.nn.functional.l1_loss(a, b)")]
+    assert modes == ["mode:reduction=none", "mode:reduction=sum"]
+
+
+SCHEDULER = record(
+    torch_api="torch.optim.lr_scheduler.StepLR",
+    api_type="class",
+    torch_signature="torch.optim.lr_scheduler.StepLR(optimizer, step_size, gamma=0.1, last_epoch=-1)",
+    paddle_api="paddle.optimizer.lr.StepDecay",
+    paddle_signature=(
+        "paddle.optimizer.lr.StepDecay(learning_rate, step_size, gamma=0.1, last_epoch=-1, "
+        "verbose=False)"
+    ),
+    category="context_change",
+    params=[
+        {
+            "torch": "optimizer",
+            "paddle": "learning_rate",
+            "kind": "usage_diff",
+            "desc": "优化器",
+            "diff": "传入学习率",
+            "action": "rewrite",
+        },
+        {"torch": "step_size", "desc": "间隔"},
+        {"torch": "gamma", "desc": "系数"},
+        {"torch": "last_epoch", "desc": "上一轮"},
+    ],
+)
+
+
+def test_recipe_forms_set_the_same_value_on_both_hand_written_sides() -> None:
+    torch_code = "s = torch.optim.lr_scheduler.StepLR(opt, 2)\nlr = s.get_last_lr()"
+    paddle_code = "s = paddle.optimizer.lr.StepDecay(0.1, 2)\nlr = s.get_lr()"
+    forms = {
+        probe: (t, p) for probe, t, p in recipe_parameter_forms(SCHEDULER, torch_code, paddle_code)
+    }
+    assert list(forms) == ["value:gamma", "value:last_epoch"]
+    torch_variant, paddle_variant = forms["value:last_epoch"]
+    assert torch_variant.startswith("s = torch.optim.lr_scheduler.StepLR(opt, 2, last_epoch=2)")
+    assert paddle_variant.startswith("s = paddle.optimizer.lr.StepDecay(0.1, 2, last_epoch=2)")
+    # a parameter the paddle code already passes by position is not set twice
+    passed = "s = paddle.optimizer.lr.StepDecay(0.1, 2, 0.5)\nlr = s.get_lr()"
+    assert [p for p, _t, _p in recipe_parameter_forms(SCHEDULER, torch_code, passed)] == [
+        "value:last_epoch"
+    ]
+
+
+CONCAT = record(
+    torch_api="torch.cat",
+    torch_signature="torch.cat(tensors, dim=0, *, out=None)",
+    paddle_api="paddle.concat",
+    paddle_signature="paddle.concat(x, axis=0, name=None)",
+    paddle_accepts={"tensors": "x", "dim": "axis"},
+    params=[{"torch": "tensors", "desc": "张量"}, {"torch": "dim", "desc": "维度"}],
+)
+
+
+def test_the_portable_form_uses_paddles_own_names() -> None:
+    code = "y = torch.cat(tensors=[x, z], dim=1)"
+    assert derive(CONCAT, code).paddle == "y = paddle.concat(tensors=[x, z], dim=1)"
+    assert derive(CONCAT, code, portable=True).paddle == "y = paddle.concat(x=[x, z], axis=1)"
+
+
+def test_varargs_a_newer_paddle_takes_become_one_list_in_the_portable_form() -> None:
+    view = record(
+        torch_api="torch.Tensor.view",
+        api_type="method",
+        torch_signature="torch.Tensor.view(*shape)",
+        paddle_api="paddle.Tensor.view",
+        paddle_signature="paddle.Tensor.view(shape_or_dtype, name=None)",
+        paddle_accepts={"*shape": "shape_or_dtype"},
+        params=[{"torch": "*shape", "paddle": "shape_or_dtype", "desc": "形状"}],
+    )
+    assert derive(view, "y = x.view(2, 3)").paddle == "y = x.view(2, 3)"
+    assert derive(view, "y = x.view(2, 3)", portable=True).paddle == (
+        "y = x.view(shape_or_dtype=[2, 3])"
+    )
+
+
+def test_a_drop_in_keeps_the_call_and_changes_the_name_only() -> None:
+    renamed = drop_in(CONCAT, "y = torch.cat([x, z], dim=1, out=o)", "paddle.cat")
+    assert renamed.paddle == "y = paddle.cat([x, z], dim=1, out=o)"
+    method = drop_in(OUTER, "y = x.outer(v)", "paddle.Tensor.outer")
+    assert method.paddle == "y = x.outer(v)"
+    # the in-place torch API goes to the drop-in's in-place form, never out of place
+    inplace = drop_in(AMAX, "x.amax_(dim=1)\ny = x.amax(1)", "paddle.Tensor.max")
+    assert inplace.paddle == "x.max_(dim=1)\ny = x.max(1)"

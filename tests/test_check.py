@@ -95,24 +95,24 @@ HUGE = "y = [" + "1, " * 9000 + "]"
 @pytest.mark.parametrize(
     ("where", "old", "new", "expected"),
     [
-        ("call", "  - torch: torch.abs(x)", f"  - torch: torch.abs({CHAIN})", ("AM221", 16)),
+        ("call", "  - torch: torch.abs(x)", f"  - torch: torch.abs({CHAIN})", ("AM221", 18)),
         (
             "convert",
             "    desc: 输入的 Tensor",
             f"    desc: 输入的 Tensor\n    kind: type_diff\n    diff: 不同\n    convert: {CHAIN}",
-            ("AM221", 19),
+            ("AM221", 21),
         ),
         (
             "signature",
             "torch.abs(input, *, out=None)",
             f"torch.abs(input, *, out={CHAIN})",
-            ("AM207", 4),
+            ("AM207", 6),
         ),
         (
             "setup",
             "  - torch: torch.abs(x)",
             f"  - setup:\n      torch: {HUGE}\n      paddle: y = 1\n    torch: torch.abs(x)",
-            ("AM232", 17),
+            ("AM232", 19),
         ),
     ],
 )

@@ -47,21 +47,38 @@ def _commands(program: str, paths: list[Path] | None = None) -> list[list[str]]:
     return _invocations(program, _steps(paths))
 
 
+SHELL_WORDS = {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "time"}
+"""Words that may come before a command in a script's line."""
+
+
 def _invocations(program: str, scripts: list[str]) -> list[list[str]]:
-    """Every invocation of ``program`` (by name or path) in ``scripts``, as argument lists."""
+    """Every invocation of ``program`` (by name or path) in ``scripts``, as argument lists:
+    each simple command of each line (split at ``;``, ``&&``, ``|`` and the like, after
+    ``if``/``then``/``else`` and variable assignments), without its redirections."""
     found = []
     for script in scripts:
         for line in script.replace("\\\n", " ").splitlines():
             lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
             lexer.whitespace_split = True
-            words = []
-            for word in lexer:  # up to the first redirection or pipe
-                if set(word) <= set("|<>&;"):
-                    break
-                words.append(word)
-            named = [index for index, word in enumerate(words) if Path(word).name == program]
-            if named:
-                found.append(words[named[0] + 1 :])
+            commands: list[list[str]] = [[]]
+            target = False
+            for word in lexer:
+                if set(word) <= set("|&;()"):
+                    commands.append([])
+                elif set(word) <= set("<>"):
+                    target = True  # the next word names a file
+                    if commands[-1] and commands[-1][-1].isdigit():
+                        commands[-1].pop()  # the descriptor of ``2>``
+                elif target:
+                    target = False
+                else:
+                    commands[-1].append(word)
+            for words in commands:
+                while words and (words[0] in SHELL_WORDS or re.match(r"^\w+=", words[0])):
+                    words = words[1:]
+                named = [index for index, word in enumerate(words) if Path(word).name == program]
+                if named:
+                    found.append(words[named[0] + 1 :])
     return found
 
 
@@ -71,6 +88,28 @@ def test_every_apimap_step_parses() -> None:
     parser = build_parser()
     for arguments in commands:
         parser.parse_args(arguments)  # exits (fails the test) on a wrong option
+
+
+def _job_commands(job: str, program: str = "apimap") -> list[list[str]]:
+    steps = _workflow(WORKFLOW)["jobs"][job]["steps"]
+    return _invocations(program, [step["run"] for step in steps if "run" in step])
+
+
+def test_a_pending_stamp_is_a_notice_on_a_pull_request_and_an_error_on_main() -> None:
+    """Lint and the site build take ``--pending-stamps notice`` on a pull request only; the
+    verify job verifies and stamps the changed records, and checks as main will."""
+    for job, command in (("lint", "check"), ("site", "build")):
+        runs = [words for words in _job_commands(job) if words[0] == command]
+        modes = [
+            words[words.index("--pending-stamps") + 1]
+            for words in runs
+            if "--pending-stamps" in words
+        ]
+        assert modes == ["notice"] and len(runs) == 2, job  # the other run is main's, strict
+    verify = _job_commands("verify")
+    assert ["verify", "--changed-since", "$BASE", "--update", "--matrix"] in verify
+    assert ["check", "--format", "github", "--no-cache", "mappings"] in verify
+    assert not any("--pending-stamps" in words for words in verify)
 
 
 def test_every_installed_extra_exists() -> None:
@@ -183,7 +222,11 @@ def test_every_ci_job_installs_from_the_locks() -> None:
         scripts = [step["run"] for step in job["steps"] if isinstance(step.get("run"), str)]
         assert not any("pip install" in script for script in scripts), name
         made = [words[0] for words in _invocations("make", scripts)]
-        assert made and made[0] in ENVIRONMENT_TARGETS and set(made) <= set(rules), name
+        if not made:  # installs nothing, so runs nothing of the branch: the stamps job
+            assert not _invocations("apimap", scripts), name
+            assert not any("setup-python" in step.get("uses", "") for step in job["steps"]), name
+            continue
+        assert made[0] in ENVIRONMENT_TARGETS and set(made) <= set(rules), name
         setup = next(
             step["with"] for step in job["steps"] if "setup-python" in step.get("uses", "")
         )
@@ -207,3 +250,60 @@ def test_the_weekly_job_installs_the_newest_allowed_versions_and_runs_the_tests(
     for tool in ("pytest", "mypy", "ruff"):
         assert _commands(tool, [UPCOMING]), tool
     assert ["doctor"] in _commands("apimap", [UPCOMING])
+
+
+ON_MAIN = "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+
+
+def test_main_publishes_the_site_the_checks_passed_for() -> None:
+    jobs = _workflow(WORKFLOW)["jobs"]
+    deploy = jobs["deploy"]
+    assert deploy["if"] == ON_MAIN
+    assert set(deploy["needs"]) == {"lint", "test", "verify", "site"}
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    assert [step["uses"] for step in deploy["steps"]] == ["actions/deploy-pages@v4"]
+    # the deploy job publishes the artifact of the site job, built by `apimap build`
+    site = jobs["site"]["steps"]
+    uses = [step.get("uses", "") for step in site]
+    runs = [step.get("run", "") for step in site]
+    build = next(index for index, run in enumerate(runs) if "apimap build" in run)
+    pages = uses.index("actions/upload-pages-artifact@v3")
+    artifact = uses.index("actions/upload-artifact@v4")
+    assert build < pages and build < artifact
+    assert site[pages]["if"] == ON_MAIN
+    assert "if" not in site[artifact]  # pull requests get the built site as an artifact
+    from apimap.publish.site.build import SiteLayout
+
+    built = SiteLayout.of(Path(".")).html.as_posix()
+    assert site[pages]["with"]["path"] == site[artifact]["with"]["path"] == built
+
+
+def test_the_published_site_knows_its_address_and_repository_from_the_context() -> None:
+    jobs = _workflow(WORKFLOW)["jobs"]
+    steps = jobs["site"]["steps"]
+    configure = next(step for step in steps if step.get("uses") == "actions/configure-pages@v5")
+    build = next(step for step in steps if "apimap build" in step.get("run", ""))
+    assert configure["if"] == ON_MAIN
+    site_env = {k: v for k, v in build["env"].items() if k != "EVENT"}  # EVENT: pending stamps
+    assert site_env == {
+        "APIMAP_SITE_URL": "${{ steps." + configure["id"] + ".outputs.base_url }}",
+        "APIMAP_REPO_URL": "${{ github.server_url }}/${{ github.repository }}",
+    }
+    from apimap.publish.site.site import REPO_URL_VARIABLE, SITE_URL_VARIABLE
+
+    assert set(site_env) == {SITE_URL_VARIABLE, REPO_URL_VARIABLE}
+    assert _workflow(WORKFLOW)["permissions"] == {
+        "contents": "read"
+    }  # write only where it is needed
+    assert jobs["site"]["permissions"] == {"contents": "read", "pages": "read"}
+
+
+def test_the_issue_forms_the_site_links_to_exist() -> None:
+    from apimap.publish.site.site import REQUEST_TEMPLATE
+    from apimap.publish.site.views import ISSUE_TEMPLATE
+
+    forms = ROOT / ".github" / "ISSUE_TEMPLATE"
+    for name, field in ((ISSUE_TEMPLATE, "api"), (REQUEST_TEMPLATE, "api")):
+        form = yaml.safe_load((forms / name).read_text(encoding="utf-8"))
+        assert field in [item.get("id") for item in form["body"]], name

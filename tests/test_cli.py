@@ -51,7 +51,7 @@ def test_findings_exit_one_with_path_line_col_code(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("mappings/torch/torch.abs.yaml:")
     place, rest = lines[0].split(": ", 1)
-    assert place.split(":")[1:] == ["14", "11"]
+    assert place.split(":")[1:] == ["16", "11"]
     assert rest.startswith("AM240 ")
     assert lines[1].startswith("    提示 (hint): ")
     assert "1 个错误" in lines[-1]
@@ -61,9 +61,15 @@ def test_json_format(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _break(corpus)
     assert main(["check", "--format", "json", "--no-cache"]) == 1
     document = json.loads(capsys.readouterr().out)
-    assert document["summary"] == {"files": 1, "errors": 1, "warnings": 0, "cached": 0}
+    assert document["summary"] == {
+        "files": 1,
+        "errors": 1,
+        "warnings": 0,
+        "notices": 0,
+        "cached": 0,
+    }
     [diagnostic] = document["diagnostics"]
-    assert (diagnostic["code"], diagnostic["line"], diagnostic["api"]) == ("AM240", 14, "torch.abs")
+    assert (diagnostic["code"], diagnostic["line"], diagnostic["api"]) == ("AM240", 16, "torch.abs")
 
 
 def test_github_format_is_chosen_under_github_actions(
@@ -74,7 +80,7 @@ def test_github_format_is_chosen_under_github_actions(
     assert main(["check", "--no-cache"]) == 1
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith(
-        "::error file=mappings/torch/torch.abs.yaml,line=14,col=11,title=AM240::"
+        "::error file=mappings/torch/torch.abs.yaml,line=16,col=11,title=AM240::"
     )
     assert "%0A" in first  # the hint follows on its own line
 
@@ -93,6 +99,73 @@ def test_strict_makes_warnings_fail(corpus: Path, capsys: pytest.CaptureFixture[
     assert main(["check", "--no-cache"]) == 0
     assert main(["check", "--no-cache", "--strict"]) == 1
     assert "AM703 [警告 warning]" in capsys.readouterr().out
+
+
+def _edit_fact(corpus: Path) -> Path:
+    """Change a fact of the clean record (its call's input) without touching its stamp."""
+    record = corpus / "mappings" / "torch" / "torch.abs.yaml"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace("randn(3)", "randn(5)"), encoding="utf-8")
+    return record
+
+
+def test_a_stale_stamp_is_an_error_unless_pending_stamps_are_notices(
+    corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _edit_fact(corpus)
+    assert main(["check", "--no-cache"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("mappings/torch/torch.abs.yaml:2:12: AM701 记录没有当前的验证标记")
+    assert "(checked 1 files: 1 errors, 0 warnings)" in out[-1]
+
+    for strict in ([], ["--strict"]):  # a notice never fails, not even with --strict
+        assert main(["check", "--no-cache", "--pending-stamps", "notice", *strict]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].startswith("mappings/torch/torch.abs.yaml:2:12: AM701 [提示 notice] ")
+        assert "已过期" in lines[0]
+        assert lines[1].startswith("    提示 (hint): 待验证：Pull Request 的 verify 作业")
+        assert "apimap verify --changed-since origin/main --update" in lines[1]
+        assert lines[-1].endswith("(checked 1 files: 0 errors, 0 warnings, 1 notices)")
+    assert main(["check", "--no-cache", "--pending-stamps", "error"]) == 1
+    assert main(["check", "--pending-stamps", "warning"]) == 2  # not a mode
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_pending_stamp_is_a_notice_annotation_and_other_errors_still_fail(
+    corpus: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _edit_fact(corpus)
+    arguments = ["check", "--no-cache", "--pending-stamps", "notice", "--format", "github"]
+    assert main(arguments) == 0
+    [notice, summary] = capsys.readouterr().out.splitlines()
+    assert notice.startswith(
+        "::notice file=mappings/torch/torch.abs.yaml,line=2,col=12,title=AM701::"
+    )
+    assert "%0A待验证" in notice  # the pending hint on the annotation's second line
+    assert summary.endswith("1 notices)")
+    text = record.read_text(encoding="utf-8")
+    record.write_text(
+        text.replace("desc: 保存结果的 Tensor", "desc: 保存结果的 Tensor。"), encoding="utf-8"
+    )
+    assert main(arguments) == 1  # the stamp is pending, the punctuation is wrong
+    commands = [line.split(" ", 1)[0] for line in capsys.readouterr().out.splitlines()[:-1]]
+    assert commands == ["::notice", "::error"]
+    assert main([*arguments[:-2], "--format", "json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert [(d["code"], d["severity"]) for d in document["diagnostics"]] == [
+        ("AM701", "notice"),
+        ("AM240", "error"),
+    ]
+    assert document["summary"]["notices"] == 1 and document["summary"]["errors"] == 1
+
+
+def test_a_missing_stamp_is_pending_too(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (corpus / "stamps" / "torch" / "torch.abs.json").unlink()
+    assert main(["check", "--no-cache"]) == 1
+    assert main(["check", "--no-cache", "--pending-stamps", "notice"]) == 0
+    out = capsys.readouterr().out
+    assert "AM701 [提示 notice] 记录没有当前的验证标记" in out
+    assert "：没有 stamps/torch/torch.abs.json (not verified)" in out
 
 
 def test_usage_errors_exit_two(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -214,6 +287,13 @@ def test_rules_explains_the_codes_asked_for(capsys: pytest.CaptureFixture[str]) 
     assert "原因 (why)" in out and "--fix：" in out  # AM201 carries a fix
     assert main(["rules", "AM999"]) == 2
     assert "AM999" in capsys.readouterr().err
+    assert main(["rules", "AM701"]) == 0  # what a pull request shows instead of the error
+    assert "    --pending-stamps notice：待验证：Pull Request 的 verify 作业" in (
+        capsys.readouterr().out
+    )
+    assert main(["rules", "AM701", "AM240", "--format", "json"]) == 0
+    pending = {row["code"]: row["pending"] for row in json.loads(capsys.readouterr().out)}
+    assert pending["AM240"] is None and pending["AM701"].startswith("待验证")
 
 
 def test_a_closed_pipe_ends_output_quietly() -> None:

@@ -41,7 +41,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "new": (
         "apimap.contrib.scaffold",
         "configure",
-        "从已安装的库生成记录草稿 (draft a record from the libraries)",
+        "从已安装的库（没有时从仓库的数据）生成记录草稿 (draft a record from the libraries or the data)",
     ),
     "verify": (
         "apimap.verify.command",

@@ -9,20 +9,20 @@ from pathlib import Path
 import pytest
 
 from apimap.cli import main
+from apimap.files.surface import (
+    LibrarySurface,
+    NameEntry,
+    NamespaceEntry,
+    Surface,
+    parse_document,
+)
 from apimap.record.categories import Category
 from apimap.survey.coverage.command import todo_items
 from apimap.survey.coverage.compute import Status, by_use, compute
 from apimap.survey.coverage.usage import UsageData, build_usage, dump_usage, parse_usage
 from apimap.survey.scan.classify import Classifier
 from apimap.survey.scan.knowledge import Knowledge, load_knowledge
-from apimap.survey.surface.table import (
-    LibrarySurface,
-    NameEntry,
-    NamespaceEntry,
-    Surface,
-    dump_document,
-    parse_document,
-)
+from apimap.survey.surface.table import dump_document
 
 CORPUS = Path(__file__).resolve().parents[1] / "site" / "corpus" / "mappings"
 

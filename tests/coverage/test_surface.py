@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from apimap.files.surface import data_path, load_surface, parse_document
 from apimap.survey.scan.public import public_api
 from apimap.survey.surface import collect
 from apimap.survey.surface.namespaces import NamespaceSpec
-from apimap.survey.surface.table import data_path, dump_document, load_surface, parse_document
+from apimap.survey.surface.table import dump_document
 
 FAKELIB = {
     "__init__.py": '''
@@ -43,6 +44,13 @@ FAKELIB = {
             """documented_alias() -> None
 
             Alias for :func:`fakelib.own`.
+            """
+
+
+        def other_defaults(flag=True):
+            """other_defaults(flag=True) -> None
+
+            Alias for :func:`fakelib.own` with defaults :attr:`flag` `= True`.
             """
         ''',
     "_impl.py": """
@@ -114,6 +122,7 @@ def test_public_names_of_a_fake_library() -> None:
         "fakelib.alias_own": "function",
         "fakelib.documented_alias": "function",
         "fakelib.hidden_impl": "function",
+        "fakelib.other_defaults": "function",
         "fakelib.own": "function",
         "fakelib.sub.Thing": "class",
         "fakelib.sub.not_listed": "function",

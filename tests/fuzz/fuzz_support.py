@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from markupsafe import Markup
+
 from apimap.checking.corpus import Entry
 from apimap.checking.fix import fix_text
 from apimap.checking.rules.registry import RECORD_RULES
@@ -29,18 +31,18 @@ from apimap.files import loader
 from apimap.files.canonical import NotFormattable, format_text
 from apimap.files.emit import render
 from apimap.files.migrate import is_format_one, migrate
+from apimap.files.surface import load_surface
 from apimap.files.validate import validate
 from apimap.files.yamlcomments import Comments
 from apimap.publish.importer.run import run_import
-from apimap.publish.site import views
+from apimap.publish.site import listings, views
 from apimap.publish.site.templates import environment
 from apimap.publish.site.templates import render as render_template
-from apimap.record.pages import api_docname, has_page
+from apimap.record.pages import api_docname
 from apimap.record.paths import relative_to_mappings
-from apimap.record.pins import PADDLE_RELEASES
 from apimap.survey.scan.files import SourceFile
 from apimap.survey.scan.resolver import ResolverConfig, scan_file
-from hostile import CODE_PAYLOADS, MD, PAYLOADS, markdown_problems
+from hostile import CODE_PAYLOADS, PAYLOADS, html_problems, table_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 COUNTS: Counter[str] = Counter()
@@ -361,7 +363,7 @@ _ENV = environment(ROOT / "templates")
 
 
 def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
-    """``apimap render``: the pages of records that load are safe Markdown with intact tables.
+    """``apimap render``: the pages of records that load are safe HTML with intact tables.
     Returns how many records were rendered, and the problems."""
     entries = []
     for relpath, raw in records:
@@ -371,50 +373,49 @@ def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
             entries.append(Entry(record, relpath, relpath))
     problems = []
     try:
+        surface = load_surface()
+        names = {entry.api: listings.record_names(entry.record, surface) for entry in entries}
         pages = {
             api_docname(entry.api): render_template(
-                _ENV, "api.md.j2", api_docname(entry.api), page=views.api_page(entry)
+                _ENV, "api.html.j2", api_docname(entry.api), page=views.api_page(entry)
             )
             for entry in entries
-            if has_page(entry.record)
         }
-        pages["tables"] = render_template(
-            _ENV,
-            "tables.md.j2",
-            "tables",
-            sections=views.section_tables(entries),
-            missing=views.missing_rows(entries),
-            categories=[],
-            section_names=[],
-            unsectioned="",
-            releases=list(PADDLE_RELEASES),
-        )
-        pages["migration"] = render_template(
-            _ENV, "migration.md.j2", "migration", items=views.migration_items(entries)
-        )
+        for section in listings.section_pages(entries, names):
+            pages[section.docname] = render_template(
+                _ENV, "section.html.j2", section.docname, title="", section=section
+            )
+        for part in listings.migration_sections(entries):
+            items = [
+                Markup(render_template(_ENV, "migration_item.html.j2", part.docname, item=item))
+                for item in part.items
+            ]
+            pages[part.docname] = render_template(
+                _ENV,
+                "migration_section.html.j2",
+                part.docname,
+                title="",
+                section=part,
+                items=items,
+                parts=[(part.docname, "1"), (f"{part.docname}-2", "2")],
+                docname_here=part.docname,
+            )
     except Exception:
         return len(entries), _crash("render")
     for name, text in pages.items():
-        problems += [f"{name}: {found}" for found in markdown_problems(text)]
+        problems += [f"{name}: {found}" for found in html_problems(text)]
         problems += [f"{name}: {found}" for found in table_problems(text)]
     return len(entries), problems
 
 
 def table_problems(text: str) -> list[str]:
-    """Rows of a Markdown table with another number of cells than its header."""
+    """Rows of an HTML table with another number of cells than its header."""
     problems = []
-    width = cells = 0
-    in_head = False
-    for token in MD.parse(text):
-        if token.type in ("thead_open", "thead_close"):
-            in_head = token.type == "thead_open"
-        elif token.type == "tr_open":
-            cells = 0
-        elif token.type in ("th_open", "td_open"):
-            cells += 1
-        elif token.type == "tr_close" and in_head:
+    width = 0
+    for kind, cells in table_rows(text):
+        if kind == "th":
             width = cells
-        elif token.type == "tr_close" and cells != width:
+        elif cells != width:
             problems.append(f"a table row has {cells} cells, its header {width}")
     return problems
 

@@ -1,15 +1,19 @@
-"""Helpers of the importer tests: render a record with the site renderer, compare pages."""
+"""Helpers of the importer tests: render a record as a page of the format specification's
+Markdown layout (``templates/api.md.j2`` beside this file, the layout the site rendered before it
+rendered HTML itself, and the one legacy pages follow), compare pages."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from apimap.checking.corpus import Entry
 from apimap.publish.importer.inline import unescape
 from apimap.publish.importer.record_data import record_fields
-from apimap.publish.site import views
-from apimap.publish.site.templates import environment, render
+from apimap.publish.site import markdown, views
 from apimap.record import derived
 from apimap.record.categories import Category, RowKind
 from apimap.record.model import Record
@@ -17,7 +21,39 @@ from apimap.record.pages import api_docname
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-_ENV = environment(ROOT / "templates")
+_YAML_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
+
+
+def _yaml_string(text: str) -> str:
+    """``text`` as a double-quoted YAML scalar on one line (JSON string syntax)."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    for raw, escaped in _YAML_BREAKS.items():
+        quoted = quoted.replace(raw, escaped)
+    return quoted
+
+
+def _link(text: str, target: str | None) -> str:
+    return markdown.inline(text) if target is None else markdown.link(text, target)
+
+
+_ENV = Environment(
+    loader=FileSystemLoader(str(Path(__file__).resolve().parent / "templates")),
+    undefined=StrictUndefined,
+    autoescape=False,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+_ENV.filters.update(
+    {
+        "inline": markdown.inline,
+        "cell": markdown.cell,
+        "code": markdown.code,
+        "fence": markdown.fence,
+        "link": _link,
+        "yaml_string": _yaml_string,
+    }
+)
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _HEADING = re.compile(r"^(#{1,6})(\s.*)$")
@@ -28,7 +64,8 @@ _ANGLE_LINK = re.compile(r"\]\(<([^>]*)>\)")
 def render_page(record: Record) -> str:
     """The site renderer's page for ``record`` (as unverified: a legacy page has no stamp)."""
     page = views.api_page(Entry(record, "", ""))
-    return render(_ENV, "api.md.j2", api_docname(record.torch_api), page=page)
+    text = _ENV.get_template("api.md.j2").render(docname=api_docname(record.torch_api), page=page)
+    return text.rstrip("\n") + "\n"
 
 
 _GENERATED_LEAD = re.compile(r"^(\[.*\]\{\.apimap-badge.*\}|TODO|未经验证的部分：.*)$")
@@ -108,8 +145,33 @@ def as_shown(record: Record) -> Record:
     talks about 类型 in its difference), and the value verify passes for a row whose remark does not show it
     (only a 参数不一致 remark of Paddle 更多 or 默认值不一致 says 需设置为 `value`)."""
     data = record_fields(record)
-    for name in ("paddle_accepts", "calls", "accepted"):
+    for name in ("calls", "accepted", "alternatives"):  # alternatives: in the release section
         data.pop(name, None)
+    # the torch-style names paddle takes show on the rows that name them (起也接受)
+    shown = {
+        name
+        for row in record.params
+        if derived.row_kind(row) is not RowKind.RETURN_DIFF
+        for name in derived.torch_names(row)
+    }
+    accepts = {k: v for k, v in record.paddle_accepts.items() if k in shown}
+    data.pop("paddle_accepts", None)
+    if accepts:
+        data["paddle_accepts"] = accepts
+    for row in data.get("params", []):
+        # a row that names paddle's own name for an accepted torch-style one reads the same
+        # on a page as a row that leaves it to paddle_accepts: the importer writes the latter
+        torch_names, paddle_names = (
+            derived.names(row.get("torch")),
+            derived.names(row.get("paddle")),
+        )
+        pairs = zip(torch_names, paddle_names, strict=False)
+        if (
+            paddle_names
+            and len(torch_names) == len(paddle_names)
+            and all(accepts.get(t) == p for t, p in pairs)
+        ):
+            row.pop("paddle")
     if record.category is Category.MISSING:
         for name in ("torch_signature", "section"):
             data.pop(name, None)

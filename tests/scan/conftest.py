@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from scan_fixtures import CORPUS, write_project
 
+from apimap.files.surface import Surface, load_surface
 from apimap.survey.scan.classify import Classifier
 from apimap.survey.scan.knowledge import load_knowledge
 from apimap.survey.scan.report import ScanReport
 from apimap.survey.scan.runner import scan_paths
-from apimap.survey.surface.table import Surface, load_surface
 
 
 @pytest.fixture(scope="session")

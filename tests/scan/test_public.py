@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from apimap.files.surface import Surface
 from apimap.survey.scan.public import aten_operator, public_api
-from apimap.survey.surface.table import Surface
 
 
 @pytest.mark.parametrize(

@@ -6,11 +6,11 @@ import textwrap
 
 import pytest
 
+from apimap.files.surface import Surface
 from apimap.survey.scan.bindings import ProjectImport, TorchImport
 from apimap.survey.scan.files import SourceFile
 from apimap.survey.scan.resolver import FileScan, ResolverConfig, scan_text
 from apimap.survey.scan.runner import resolver_config
-from apimap.survey.surface.table import Surface
 
 
 def _scan(

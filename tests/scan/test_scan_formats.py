@@ -11,6 +11,7 @@ import pytest
 from scan_fixtures import CORPUS, HOSTILE_NAME
 
 from apimap.cli import main
+from apimap.files.surface import Surface
 from apimap.survey.scan.classify import Classifier
 from apimap.survey.scan.progress import ProgressBar
 from apimap.survey.scan.report import ScanReport
@@ -18,7 +19,6 @@ from apimap.survey.scan.runner import scan_paths
 from apimap.survey.scan.write_html import write_html
 from apimap.survey.scan.write_markdown import write_markdown
 from apimap.survey.scan.write_text import write_text
-from apimap.survey.surface.table import Surface
 
 MINI = {
     "app/__init__.py": b"",

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from apimap.files.surface import Surface
 from apimap.survey.scan.classify import Bucket, Classifier
 from apimap.survey.scan.report import ScanReport, Usage
 from apimap.survey.scan.runner import scan_paths
-from apimap.survey.surface.table import Surface
 
 
 def _by_api(usages: list[Usage]) -> dict[str, Usage]:

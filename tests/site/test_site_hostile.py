@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.publish.site.build import SiteLayout, render_pages, run_sphinx
+from apimap.publish.site.build import SiteLayout, publish
 from apimap.publish.site.site import render_site
 from apimap.record.paths import record_path
 from conftest import copy_corpus, corpus_layout, corpus_sources
@@ -30,28 +30,32 @@ def _hostile_mappings(target: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> SiteLayout:
-    """The test corpus plus the hostile records, rendered as ``apimap render`` does (no check)
-    and built by Sphinx with warnings as errors."""
+    """The test corpus plus the hostile records, rendered and built as ``apimap build`` does
+    after its check (which would refuse them), Sphinx with warnings as errors."""
     work = tmp_path_factory.mktemp("hostile")
     layout = corpus_layout(work, _hostile_mappings(work))
-    render_pages(layout)
     out = io.StringIO()
-    assert run_sphinx(layout, jobs=1, quiet=True, out=out) == 0, out.getvalue()
+    assert publish(layout, out) == 0, out.getvalue()
     return layout
 
 
-def test_generated_markdown_holds_nothing_live(tmp_path: Path) -> None:
-    files = render_site(corpus_sources(_hostile_mappings(tmp_path)))
-    pages = {name: data.decode("utf-8") for name, data in files.items() if name.endswith(".md")}
-    assert any("hostile" in name for name in pages)
-    problems = {name: markdown_problems(text) for name, text in pages.items()}
+def test_rendered_pages_and_sources_hold_nothing_live(tmp_path: Path) -> None:
+    rendered = render_site(corpus_sources(_hostile_mappings(tmp_path)))
+    hostile = [page for page in rendered.pages if "hostile" in page.docname]
+    assert len(hostile) == 6
+    assert all(MARK in page.body for page in hostile)  # the payloads are there, as text
+    problems = {page.docname: html_problems(page.body) for page in rendered.pages}
     assert {name: found for name, found in problems.items() if found} == {}
+    sources = {name: data.decode("utf-8") for name, data in rendered.sources.items()}
+    assert not any(MARK in text for text in sources.values())  # Sphinx never sees record text
+    markdown = {name: markdown_problems(text) for name, text in sources.items()}
+    assert {name: found for name, found in markdown.items() if found} == {}
 
 
 def test_built_pages_hold_no_script_handler_or_raw_markup(hostile_site: SiteLayout) -> None:
     pages = sorted(hostile_site.html.rglob("*.html"))
     hostile_pages = [page for page in pages if MARK in page.read_text(encoding="utf-8")]
-    assert len(hostile_pages) >= 5  # the payloads are on the pages, as text
+    assert len(hostile_pages) >= 6  # the payloads are on the pages, as text
     problems = {
         str(page.relative_to(hostile_site.html)): html_problems(page.read_text(encoding="utf-8"))
         for page in pages
@@ -63,10 +67,12 @@ def test_built_pages_hold_no_script_handler_or_raw_markup(hostile_site: SiteLayo
 @pytest.mark.parametrize(
     "page",
     [
-        "tables.html",
+        "tables/unsectioned.html",
+        "tables/missing.html",
         "category/missing.html",
         "category/input_usage_diff.html",
         "api/torch.hostile0.html",
+        "api/torch.hostile_missing0.html",
     ],
 )
 def test_table_rows_stay_intact(hostile_site: SiteLayout, page: str) -> None:

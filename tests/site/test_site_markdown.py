@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from apimap.publish.site.markdown import cell, code, doc_link, fence, format_signature, inline, link
+from apimap.publish.site.markdown import cell, code, fence, format_signature, inline, link
 from hostile import MD as MYST
 from hostile import markdown_problems
 
@@ -52,16 +52,8 @@ def test_fence_is_longer_than_any_fence_inside() -> None:
     assert "y = 2" in html
 
 
-def test_fence_with_directive_options() -> None:
-    assert fence("a: 1", "{code-block} yaml", {"linenos": "", "emphasize-lines": "3"}) == (
-        "```{code-block} yaml\n:linenos:\n:emphasize-lines: 3\na: 1\n```"
-    )
-
-
 def test_links_escape_text_and_encode_the_target() -> None:
     assert link("a_b_", "https://x.org/a b<c>") == "[a_b\\_](<https://x.org/a%20b%3Cc%3E>)"
-    assert doc_link("api/torch.abs", "tables") == "../tables.md"
-    assert doc_link("tables", "api/torch.nn.^Conv2d") == "api/torch.nn.^Conv2d.md"
 
 
 def test_long_signatures_get_one_parameter_per_line() -> None:

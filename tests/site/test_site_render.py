@@ -1,9 +1,8 @@
-"""Rendering the whole site: refusals, determinism, incremental writes, generated pages."""
+"""Rendering the whole site: refusals, determinism, caches, and what the generated pages hold."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -16,38 +15,57 @@ from apimap.checking.corpus import CorpusError, load_entries
 from apimap.checking.rules.registry import ALL_RULES, fixtures
 from apimap.publish.site import views as views_module
 from apimap.publish.site.chart import NamespaceCounts, coverage_svg
-from apimap.publish.site.names import INDEX_SCRIPT
-from apimap.publish.site.site import render_site
+from apimap.publish.site.lookup import NAMES_FILE, UNCOVERED_FILE
+from apimap.publish.site.site import Rendered, render_site
 from apimap.publish.site.writer import MARKER, OutputFolderError, sync_tree
 from apimap.record.pages import api_docname
-from conftest import CORPUS, copy_corpus, corpus_sources
+from conftest import CORPUS, body, copy_corpus, corpus_sources, files_of
 
 
-def test_two_renders_are_byte_identical(rendered: dict[str, bytes]) -> None:
-    assert render_site(corpus_sources()) == rendered
+def test_two_renders_are_byte_identical(rendered: Rendered) -> None:
+    assert files_of(render_site(corpus_sources())) == files_of(rendered)
 
 
-def test_missing_records_get_no_page_but_a_row_with_the_reason(
-    rendered: dict[str, bytes],
+def test_every_record_has_a_page_missing_ones_included(rendered: Rendered) -> None:
+    docnames = {page.docname for page in rendered.pages}
+    for entry in load_entries(CORPUS):
+        assert api_docname(entry.api) in docnames, entry.api
+
+
+def test_a_missing_api_page_says_why_what_to_do_and_what_was_considered(
+    rendered: Rendered,
 ) -> None:
-    assert not any("pack_padded_sequence" in name for name in rendered if name.startswith("api/"))
-    tables = rendered["tables.md"].decode()
-    missing = tables[tables.index("## 功能缺失") :]
-    assert "torch.nn.utils.rnn.pack\\_padded\\_sequence" not in missing
-    assert "torch.nn.utils.rnn.pack_padded_sequence" in missing
-    assert "PackedSequence" in missing
+    page = body(rendered, "api/torch.nn.utils.rnn.pack_padded_sequence")
+    assert "[ 功能缺失 ] torch.nn.utils.rnn.pack_padded_sequence" in page
+    why = page.split('id="reason"', 1)[1].split("</section>", 1)[0]
+    assert "有类似功能，但设计差异过大，无法映射。" in why  # the reason's label
+    assert "PackedSequence" in why  # the detail
+    instead = page.split('id="instead"', 1)[1].split("</section>", 1)[0]
+    assert "sequence_length" in instead
+    assert "<span class=\"c1\"># Paddle 写法</span>" in instead  # the note's code
+    considered = page.split('id="considered"', 1)[1].split("</section>", 1)[0]
+    assert "paddle.<wbr>nn.<wbr>functional.<wbr>sequence_mask" in considered
+    assert "<td>它只根据长度生成掩码" in considered
 
 
-def test_alias_rows_point_at_the_record_page(rendered: dict[str, bytes]) -> None:
-    tables = rendered["tables.md"].decode()
-    row = next(line for line in tables.splitlines() if "| torch.absolute |" in line)
-    assert "`torch.abs` 的别名" in row
-    assert "(api/torch.abs.md)" in row
+def test_the_missing_index_links_every_missing_api_to_its_page(rendered: Rendered) -> None:
+    index = body(rendered, "tables/missing")
+    assert 'href="../api/torch.nn.utils.rnn.pack_padded_sequence.html"' in index
+    assert "有类似功能，但设计差异过大，无法映射" in index
+    assert "PackedSequence" not in index  # the detail is on the page, not in the index
 
 
-def test_pages_link_to_case_safe_names(rendered: dict[str, bytes]) -> None:
-    assert "api/torch.nn.^Batch^Norm1d.md" in rendered
-    assert "](api/torch.nn.^Batch^Norm1d.md)" in rendered["tables.md"].decode()
+def test_alias_rows_open_the_record_page(rendered: Rendered) -> None:
+    basic = body(rendered, "tables/basic")
+    row = next(line for line in basic.splitlines() if ">absolute</code>" in line)
+    assert 'href="../api/torch.abs.html"' in row
+    assert "torch.abs</span></code> 的别名" in row
+
+
+def test_pages_link_to_case_safe_names(rendered: Rendered) -> None:
+    network = body(rendered, "tables/network")
+    assert 'href="../api/torch.nn.%5EBatch%5ENorm1d.html"' in network
+    assert "api/torch.nn.^Batch^Norm1d" in {page.docname for page in rendered.pages}
 
 
 def test_an_api_listed_twice_is_an_error(tmp_path: Path) -> None:
@@ -79,22 +97,25 @@ def test_a_broken_file_is_reported_not_raised(tmp_path: Path) -> None:
 
 
 def test_sync_writes_only_changed_files_and_removes_stale_ones(
-    tmp_path: Path, rendered: dict[str, bytes]
+    tmp_path: Path, rendered: Rendered
 ) -> None:
+    files = files_of(rendered)
     out = tmp_path / "generated"
-    first = sync_tree(out, rendered)
-    assert len(first.written) == len(rendered)
-    page = out / "api" / "torch.abs.md"
+    first = sync_tree(out, files)
+    assert len(first.written) == len(files)
+    page = out / "api" / "torch.abs.html"
     old = page.stat().st_mtime_ns - 10**9
+    import os
+
     os.utime(page, ns=(old, old))
-    changed = dict(rendered)
-    changed["index.md"] = rendered["index.md"] + b"\n"
-    del changed["api/torch.clamp.md"]
+    changed = dict(files)
+    changed["index.md"] = files["index.md"] + b"\n"
+    del changed["api/torch.clamp.html"]
     second = sync_tree(out, changed)
     assert second.written == ["index.md"]
-    assert second.removed == ["api/torch.clamp.md"]
+    assert second.removed == ["api/torch.clamp.html"]
     assert page.stat().st_mtime_ns == old
-    assert not (out / "api" / "torch.clamp.md").exists()
+    assert not (out / "api" / "torch.clamp.html").exists()
 
 
 def test_sync_refuses_a_folder_it_does_not_own(tmp_path: Path) -> None:
@@ -105,42 +126,78 @@ def test_sync_refuses_a_folder_it_does_not_own(tmp_path: Path) -> None:
     assert not (tmp_path / MARKER).exists()
 
 
-def test_rules_page_lists_every_rule_with_its_first_bad_fixture(
-    rendered: dict[str, bytes],
+def test_sphinx_gets_stubs_for_the_navigation_and_the_hand_written_pages(
+    rendered: Rendered,
 ) -> None:
-    page = rendered["rules.md"].decode()
+    assert rendered.sources["tables.md"].decode().startswith("# 映射表\n")
+    assert "tables/network" in rendered.sources["tables.md"].decode()  # in the navigation
+    assert rendered.sources["api/_frame.md"].decode().startswith("---\norphan: true\n")
+    assert "guide.md" in rendered.sources
+    assert not any(name.startswith("api/torch") for name in rendered.sources)
+
+
+def test_rules_page_lists_every_rule_with_its_first_bad_fixture(rendered: Rendered) -> None:
+    page = body(rendered, "rules")
     for rule in ALL_RULES:
-        assert f"## {rule.code} " in page
+        assert f'id="{rule.code.lower()}"' in page
     first_bad = next(path for path in fixtures("AM201") if path.name.startswith("bad"))
-    assert f"`{first_bad.name}`" in page
-    assert first_bad.read_text(encoding="utf-8").splitlines()[1] in page
-    assert "为了数值稳定" not in page
-    assert "`apimap check --fix` 会填写或改正推导出的分类" in page
+    assert first_bad.name in page
+    assert "apimap check --fix</span></code> 会填写或改正推导出的分类" in page
+    assert "(invalid alias)" not in page and "别名无效" in page  # no English glosses
 
 
-def test_filter_index_lists_records_and_aliases(rendered: dict[str, bytes]) -> None:
-    script = rendered[INDEX_SCRIPT].decode()
-    prefix = "window.APIMAP_INDEX = "
-    assert script.startswith(prefix)
-    items = json.loads(script[len(prefix) :].rstrip().rstrip(";"))
-    by_api = {item["api"]: item for item in items}
-    assert len(items) == len(load_entries(CORPUS)) + 2  # two aliases in the corpus
-    assert by_api["torch.absolute"]["alias_of"] == "torch.abs"
-    assert by_api["torch.nn.BatchNorm1d"]["page"] == "api/torch.nn.%5EBatch%5ENorm1d.html"
-    assert by_api["torch.nn.utils.rnn.pack_padded_sequence"]["page"] == ""
+def _names(rendered: Rendered) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(rendered.assets[NAMES_FILE])
+    return data
 
 
-def test_home_page_counts_per_category_and_surface_coverage(rendered: dict[str, bytes]) -> None:
-    home = rendered["index.md"].decode()
+def test_name_index_lists_records_aliases_and_variants(rendered: Rendered) -> None:
+    data = _names(rendered)
+    rows = {row[0]: row for row in data["rows"]}
+    entries = load_entries(CORPUS)
+    assert len(rows) == len(entries) + 3  # three aliases in the corpus
+    assert rows["torch.absolute"][5:7] == ["torch.abs", "a"]
+    assert rows["torch.nn.BatchNorm1d"][5:7] == ["", ""]
+    assert data["categories"][rows["torch.nn.utils.rnn.pack_padded_sequence"][3]][0] == "missing"
+    assert [row[0] for row in data["rows"]] == sorted(rows)
+
+
+def test_aliases_only_the_surface_table_names_are_shown_and_found(tmp_path: Path) -> None:
+    mappings = copy_corpus(tmp_path)
+    record = mappings / "torch" / "torch.abs.yaml"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace("torch_aliases:\n  - torch.absolute\n", ""), encoding="utf-8")
+    rendered = render_site(corpus_sources(mappings))
+    assert "torch.absolute" in body(rendered, "api/torch.abs")
+    rows = {row[0]: row for row in _names(rendered)["rows"]}
+    assert rows["torch.absolute"][5:7] == ["torch.abs", "a"]
+
+
+def test_uncovered_names_are_the_public_names_without_a_record(rendered: Rendered) -> None:
+    data = json.loads(rendered.assets[UNCOVERED_FILE])
+    assert data["names"]["torch.distributed.get_rank"] == "函数"
+    assert "torch.abs" not in data["names"] and "torch.absolute" not in data["names"]
+    assert data["versions"]["torch"] == "2.13.0"
+
+
+def test_home_page_counts_per_category_and_surface_coverage(rendered: Rendered) -> None:
+    home = body(rendered, "index")
     assert "本站收录 15 个 PyTorch API" in home
     # The corpus records four of the 169 public names of torch.nn (Conv2d, CosineSimilarity,
     # Softmax, BatchNorm1d); pack_padded_sequence is its 功能缺失 record.
-    assert "| `torch.nn` | 169 | 4 | 0 | 0 | 165 | 2% |" in home
-    assert "| `torch.nn.utils.rnn` | 11 | 0 | 1 | 0 | 10 | 9% |" in home
-    assert "| `torchvision.transforms` | 41 | 0 | 0 | 0 | 41 | 0% |" in home
-    assert "coverage.svg" in home and "coverage.svg" in rendered
-    svg = rendered["coverage.svg"].decode()
+    assert _cells(home, "torch.nn") == ["169", "4", "0", "0", "165", "2%"]
+    assert _cells(home, "torch.nn.utils.rnn") == ["11", "0", "1", "0", "10", "9%"]
+    svg = rendered.assets["_static/coverage.svg"].decode()
     assert "torch 其他 48 个命名空间" in svg and "4 / 169  2%" in svg
+    assert 'src="_static/coverage.svg"' in home
+
+
+def _cells(page: str, namespace: str) -> list[str]:
+    start = page.index(f'<span class="pre">{namespace}</span></code></td>')
+    row = page[start : page.index("</tr>", start)]
+    import re
+
+    return re.findall(r'<td class="apimap-number">([^<]*)</td>', row)
 
 
 def test_coverage_chart_is_deterministic_svg() -> None:
@@ -195,20 +252,20 @@ def test_record_cache_of_another_model_is_ignored(tmp_path: Path) -> None:
 
 
 def test_page_cache_renders_only_changed_records(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rendered: dict[str, bytes]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rendered: Rendered
 ) -> None:
     mappings = copy_corpus(tmp_path)
     sources = replace(corpus_sources(mappings), cache=tmp_path / "cache")
-    assert render_site(sources) == rendered
+    assert files_of(render_site(sources)) == files_of(rendered)
     built: list[str] = []
     original = views_module.api_page
 
-    def counting(entry: Any, repo_url: str | None = None) -> Any:
+    def counting(entry: Any, *args: Any) -> Any:
         built.append(entry.api)
-        return original(entry, repo_url)
+        return original(entry, *args)
 
     monkeypatch.setattr(views_module, "api_page", counting)
-    assert render_site(sources) == rendered
+    assert files_of(render_site(sources)) == files_of(rendered)
     assert built == []
     clamp = mappings / "torch" / "torch.clamp.yaml"
     clamp.write_text(
@@ -217,8 +274,8 @@ def test_page_cache_renders_only_changed_records(
     )
     again = render_site(sources)
     assert built == ["torch.clamp"]
-    assert "裁剪范围的下界" in again["api/torch.clamp.md"].decode()
-    assert again["api/torch.abs.md"] == rendered["api/torch.abs.md"]
+    assert "裁剪范围的下界" in body(again, "api/torch.clamp")
+    assert body(again, "api/torch.abs") == body(rendered, "api/torch.abs")
 
 
 def test_page_cache_is_dropped_when_a_template_changes(tmp_path: Path) -> None:
@@ -226,9 +283,9 @@ def test_page_cache_is_dropped_when_a_template_changes(tmp_path: Path) -> None:
     shutil.copytree(corpus_sources().templates, templates)
     sources = replace(corpus_sources(), templates=templates, cache=tmp_path / "cache")
     render_site(sources)
-    page = templates / "api.md.j2"
-    page.write_text(page.read_text(encoding="utf-8") + "\n尾注\n", encoding="utf-8")
-    assert render_site(sources)["api/torch.abs.md"].decode().endswith("尾注\n")
+    page = templates / "api.html.j2"
+    page.write_text(page.read_text(encoding="utf-8") + "\n<p>尾注</p>\n", encoding="utf-8")
+    assert body(render_site(sources), "api/torch.abs").endswith("<p>尾注</p>\n")
 
 
 def test_page_names_differ_even_on_case_insensitive_disks() -> None:
@@ -238,35 +295,26 @@ def test_page_names_differ_even_on_case_insensitive_disks() -> None:
 
 
 def test_measured_releases_show_on_the_page_the_changelog_and_the_index(
-    tmp_path: Path,
+    rendered: Rendered,
 ) -> None:
-    mappings = copy_corpus(tmp_path)
-    stamp = tmp_path / "stamps" / "torch" / "torch.abs.json"
-    data = json.loads(stamp.read_text(encoding="utf-8"))
-    data["releases"] = {
-        "3.0.0": {"holds": False, "differences": ["AM801 paddle_api：`paddle` 中没有 `abs`"]},
-        "3.1.1": {"holds": False, "differences": ["`dtype:float16`（calls[0]）：Paddle float32"]},
-        "3.2.2": {"holds": True, "differences": []},
-    }
-    stamp.write_text(json.dumps(data), encoding="utf-8")
-    files = render_site(corpus_sources(mappings))
-    page = files["api/torch.abs.md"].decode("utf-8")
-    assert "适用于 Paddle 3.2.2–3.3.1（较早版本的差异见本页末尾）" in page
-    older = page.split("## 较早的 Paddle 版本", 1)[1]
-    assert older.index("| 3.1.1 |") < older.index("| 3.0.0 |")  # newest first
-    changelog = files["changelog.md"].decode("utf-8")
-    sections = dict(
-        part.split("\n", 1) for part in changelog.split("\n## Paddle ")[1:]
-    )  # release -> its text
-    assert list(sections) == ["3.2.2", "3.1.1", "3.0.0"]  # newest first
-    assert "torch.abs" not in sections["3.2.2"]  # holds there
-    behaviour = sections["3.1.1"].split("### 探测的行为不同", 1)[1].split("###", 1)[0]
-    assert "torch.abs" in behaviour
-    missing_api = sections["3.0.0"].split("### 没有这个 API", 1)[1].split("###", 1)[0]
-    assert "torch.abs" in missing_api
-    assert "测量了 13 条记录" in sections["3.0.0"]  # the corpus minus the other-package record
-    script = files[INDEX_SCRIPT].decode("utf-8")
-    items = json.loads(script.removeprefix("window.APIMAP_INDEX = ").rstrip(";\n"))
-    by_api = {item["api"]: item for item in items}
-    assert by_api["torch.abs"]["releases"] == ["3.2.2", "3.3.1"]
-    assert by_api["torch.utils.tensorboard.SummaryWriter"]["releases"] is None  # not measured
+    # The corpus stamps were measured with `apimap verify --matrix`: paddle.nn.Conv2D has no
+    # `bias`, `device` or `dtype` parameter before 3.2.2.
+    page = body(rendered, "api/torch.nn.^Conv2d")
+    assert "适用于 Paddle 3.2.2–3.3.1（各版本的写法见" in page
+    versions = page.split('id="versions"', 1)[1]
+    assert versions.index("Paddle 3.2.2–3.3.1") < versions.index("Paddle 3.0.0–3.1.1")
+    assert "没有参数 <code" in versions and "bias</span></code>" in versions
+    changelog = body(rendered, "changelog")
+    sections = changelog.split('<section id="paddle-')[1:]
+    releases = [part.split('"', 1)[0] for part in sections if part[5] == '"']
+    assert releases == ["3-2-2", "3-1-1", "3-0-0"]  # newest first
+    assert "torch.nn.Conv2d" not in changelog.split('id="paddle-3-1-1"')[0]  # holds on 3.2.2
+    assert "torch.<wbr>nn.<wbr>Conv2d" in changelog.split('id="paddle-3-1-1"')[1]
+    # an other-package record does not depend on paddle's release: it counts everywhere
+    assert "测量了 15 条记录" in changelog
+    rows = {row[0]: row for row in _names(rendered)["rows"]}
+    # paddle.nn.Conv2D exists on every release: the filter finds it on each, and its page says
+    # what to write on 3.0.0–3.1.1
+    assert rows["torch.nn.Conv2d"][7] == 0b1111
+    assert rows["torch.addcmul"][7] == 0b1111
+    assert rows["torch.utils.tensorboard.SummaryWriter"][7] == 0b1111

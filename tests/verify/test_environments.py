@@ -165,3 +165,30 @@ def test_an_environment_made_before_the_locks_is_made_anew(
         _locked(folder, locks / "tools.txt"),
         _locked(folder, locks / "paddle-3.1.1.txt"),
     ]
+
+
+def test_without_torch_and_paddle_verify_says_so_in_one_line_naming_the_ci_path(
+    tmp_path: Path,
+) -> None:
+    """A contributor without the libraries learns the pull-request path, not a traceback."""
+    import shutil
+    import subprocess
+
+    from rule_fixtures import CLEAN_RECORD
+
+    shutil.copytree(CLEAN_RECORD.parents[2], tmp_path, dirs_exist_ok=True)
+    blocked = "import sys\nfor name in ('torch', 'paddle'):\n    sys.modules[name] = None\n"
+    run = "from apimap.cli import main\nsys.exit(main(['verify', '--update', 'mappings']))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", blocked + run],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("apimap verify: 本环境没有 paddle、torch，无法验证。")
+    assert "创建 Pull Request，CI 的 verify 作业会验证改动的记录" in line
+    assert "make verify" in line and "(no paddle or torch here: open a pull request" in line

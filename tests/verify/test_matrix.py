@@ -10,22 +10,36 @@ import pytest
 
 from apimap.checking.rules.catalog.am810_example_raises import RULE as RAISES
 from apimap.checking.rules.catalog.am815_probe_difference import RULE as PROBE_DIFFERENCE
-from apimap.files.stamps import ProbeResult, parse_stamp, stamp_file
+from apimap.files.stamps import NOT_RUN, ProbeOutcome, ProbeResult, parse_stamp, stamp_file
+from apimap.record.model import Record
 from apimap.record.pins import PADDLE_VERSION
 from apimap.verify import run as run_module
 from apimap.verify.environments import Environment
-from apimap.verify.evaluate import Finding, Judgement, release_result
+from apimap.verify.evaluate import Finding, Judgement, release_facts
 from rule_fixtures import fixture_entries
 
-PROBE = ProbeResult("dtype:float16", 0, "float16", "float16", False)
+PROBE = ProbeResult("dtype:float16", ("calls", 0), "float16", "float16", False)
+RECORD = Record.model_validate(
+    {
+        "torch_api": "torch.abs",
+        "zh_name": "绝对值",
+        "torch_signature": "torch.abs(input, *, out=None)",
+        "paddle_api": "paddle.abs",
+        "paddle_signature": "paddle.abs(x, name=None)",
+        "paddle_accepts": {"input": "x"},
+        "params": [{"torch": "input", "desc": "输入"}],
+    }
+)
 
 
 def test_a_release_that_behaves_the_same_holds() -> None:
-    pinned = Judgement(behaviour=[PROBE])
-    assert release_result(pinned, Judgement(behaviour=[PROBE])).holds
+    pinned = Judgement(behaviour=[PROBE], outcomes={"calls[0]": "ok"})
+    other = Judgement(behaviour=[PROBE], outcomes={"calls[0]": "ok"})
+    facts = release_facts(RECORD, other, pinned)
+    assert facts.holds and facts.probes == {} and facts.runs == {"calls[0]": "ok"}
 
 
-def test_new_errors_and_other_probe_results_are_the_differences() -> None:
+def test_new_errors_and_other_probe_results_make_a_release_differ() -> None:
     known = Finding(RAISES, ("examples", 0, "cases", 0, "paddle"), "known on every release")
     pinned = Judgement(findings=[known], behaviour=[PROBE])
     other = Judgement(
@@ -34,19 +48,30 @@ def test_new_errors_and_other_probe_results_are_the_differences() -> None:
             Finding(RAISES, ("calls", 0, "torch"), "TypeError: abs() got an unexpected keyword"),
             Finding(PROBE_DIFFERENCE, ("calls", 0), "covered by the probe comparison"),
         ],
-        behaviour=[ProbeResult("dtype:float16", 0, "float16", "✗ RuntimeError", True)],
+        behaviour=[ProbeResult("dtype:float16", ("calls", 0), "float16", "✗ RuntimeError", True)],
+        outcomes={"calls[0]": "raises:TypeError", "calls[0]:portable": "ok"},
+        paddle_facts={
+            "exists": {"paddle.abs": True},
+            "params": ["x", "name"],
+            "accepts": {"input": False},
+        },
     )
-    release = release_result(pinned, other)
-    assert not release.holds
-    assert release.differences == [
-        "AM810 calls[0].torch：TypeError: abs() got an unexpected keyword",
-        "`dtype:float16`（calls[0]）：Paddle ✗ RuntimeError，固定版本为 float16",
-    ]
+    facts = release_facts(RECORD, other, pinned)
+    assert not facts.holds
+    assert facts.api and facts.params == ["x", "name"] and facts.accepts == {"input": False}
+    assert facts.runs == {"calls[0]": "raises:TypeError", "calls[0]:portable": "ok"}
+    assert facts.probes == {"dtype:float16@calls[0]": ProbeOutcome("✗ RuntimeError", True)}
 
 
 def test_a_probe_that_did_not_run_is_a_difference() -> None:
-    release = release_result(Judgement(behaviour=[PROBE]), Judgement())
-    assert release.differences == ["`dtype:float16`（calls[0]）：未能运行 (did not run)"]
+    facts = release_facts(RECORD, Judgement(), Judgement(behaviour=[PROBE]))
+    assert not facts.holds
+    assert facts.probes == {"dtype:float16@calls[0]": ProbeOutcome(NOT_RUN, True)}
+
+
+def test_a_missing_api_is_a_fact_not_a_message() -> None:
+    other = Judgement(paddle_facts={"exists": {"paddle.abs": False}})
+    assert not release_facts(RECORD, other, Judgement()).api
 
 
 def _release(version: str) -> Environment:
@@ -73,6 +98,8 @@ def test_matrix_stamps_each_release_and_a_plain_run_keeps_them(
     location = stamp_file(record)
     assert location is not None
     stamp = parse_stamp(location.read_bytes())
-    assert stamp.releases["9.0.0"].holds and stamp.releases["9.0.0"].differences == []
+    assert stamp.releases["9.0.0"].holds and stamp.releases["9.0.0"].probes == {}
+    assert set(stamp.releases) == {"9.0.0", PADDLE_VERSION}
+    assert all(outcome == "ok" for outcome in stamp.releases[PADDLE_VERSION].runs.values())
     run_module.run_verify([record.parent], workers=1, update=True)  # no --matrix: kept
     assert parse_stamp(location.read_bytes()).releases == stamp.releases

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 import numpy as np
@@ -190,3 +191,122 @@ def test_sparse_results_compare_by_values_and_layout(torch_side: Side, paddle_si
     [message] = compare("y", left, right, EXACT)
     assert "layout differs" in message
     assert "torch float32 [2, 2] sparse_csr，paddle float32 [2, 2]" in message
+
+
+def _report(kind: str, entries: list[list[object]]) -> dict[str, object]:
+    return {"t": kind, "v": entries}
+
+
+def test_states_compare_names_shapes_and_training() -> None:
+    torch = _report(
+        "state",
+        [
+            ["1", "bias", [3], True],
+            ["1", "num_batches_tracked", [], False],
+            ["1", "weight", [3, 2], True],
+        ],
+    )
+    same = _report("state", [["1", "bias", [3], True], ["1", "weight", [3, 2], True]])
+    [message] = compare("state_dict", torch, same, Tolerance())
+    assert message == "`state_dict`：3 项与 2 项；仅 PyTorch 有 (torch only)：num_batches_tracked"
+    other = _report(
+        "state",
+        [["1", "bias", [3], False], ["1", "weight", [2, 3], True], ["1", "bias_hh", [3], True]],
+    )
+    [message] = compare("state_dict", _report("state", torch["v"][::2]), other, Tolerance())  # type: ignore[index]
+    assert "仅 Paddle 有 (paddle only)：bias_hh" in message
+    assert "形状不同 (shape differs)：weight（如 torch [3, 2]，paddle [2, 3]）" in message
+    assert "是否训练不同 (trainable differs)：bias" in message
+    assert compare("state_dict", same, same, Tolerance()) == []
+
+
+def test_initial_weights_compare_by_what_sampling_allows() -> None:
+    uniform = ["1", "weight", 64.0, 0.01, 0.136]
+    assert (
+        compare(
+            "init",
+            _report("init", [uniform]),
+            _report("init", [["1", "weight", 64.0, -0.02, 0.15]]),
+            Tolerance(),
+        )
+        == []
+    )
+    [spread] = compare(
+        "init",
+        _report("init", [uniform]),
+        _report("init", [["1", "weight", 64.0, 0.0, 0.33]]),
+        Tolerance(),
+    )
+    assert "weight：标准差不同：torch 0.136，paddle 0.33" in spread
+    [zeros] = compare(
+        "init",
+        _report("init", [["1", "bias", 4.0, 0.05, 0.12]]),
+        _report("init", [["1", "bias", 4.0, 0.0, 0.0]]),
+        Tolerance(),
+    )
+    assert "bias：paddle 为常数 0，torch 为随机值" in zeros
+    # a handful of random values says nothing about their spread
+    assert (
+        compare(
+            "init",
+            _report("init", [["1", "b", 4.0, 0.0, 0.1]]),
+            _report("init", [["1", "b", 4.0, 0.0, 0.3]]),
+            Tolerance(),
+        )
+        == []
+    )
+
+
+def test_edge_probes_count_every_broken_value_as_one() -> None:
+    nan, inf = _tensor([float("nan"), 1.0]), _tensor([float("inf"), 1.0])
+    assert compare("y", nan, inf, Tolerance()) != []
+    assert compare("y", nan, inf, Tolerance(broken_equal=True)) == []
+    assert compare("y", _tensor([5.0, 1.0]), inf, Tolerance(broken_equal=True)) != []
+
+
+def test_scaled_probes_compare_to_the_result_s_size_or_a_declared_atol() -> None:
+    tiny, zero = _tensor([1.4e-30, 0.0]), _tensor([0.0, 0.0])
+    # the default atol would hide a tiny result: scaled probes measure against its size
+    assert compare("y", tiny, zero, Tolerance(rtol=1e-3, scaled=True)) != []
+    assert (
+        compare("y", _tensor([3.0, 1e-9]), _tensor([3.0, 0.0]), Tolerance(rtol=1e-3, scaled=True))
+        == []
+    )
+    # statistics of random fills declare a looser atol, which holds under the probe too
+    mean, other = _tensor([0.997]), _tensor([1.002])
+    assert compare("m", mean, other, Tolerance(rtol=1e-3, scaled=True)) != []
+    assert compare("m", mean, other, Tolerance(rtol=1e-3, atol=0.02, scaled=True)) == []
+    # complex results are measured by their magnitude
+    assert (
+        compare(
+            "z",
+            _complex([1e20j, 1.0]),
+            _complex([1e20j, 1.0 + 1e10]),
+            Tolerance(rtol=1e-3, scaled=True),
+        )
+        == []
+    )
+
+
+def _tensor(values: list[float]) -> dict[str, Any]:
+    data = np.asarray(values, dtype="float32")
+    return {
+        "t": "tensor",
+        "dtype": "float32",
+        "shape": list(data.shape),
+        "grad": False,
+        "storage": "float32",
+        "data": base64.b64encode(data.tobytes()).decode("ascii"),
+    }
+
+
+def _complex(values: list[complex]) -> dict[str, Any]:
+    data = np.asarray(values, dtype="complex64")
+    return {
+        "t": "tensor",
+        "dtype": "complex64",
+        "shape": list(data.shape),
+        "grad": False,
+        "storage": "complex64",
+        "data": base64.b64encode(data.tobytes()).decode("ascii"),
+    }

@@ -161,9 +161,12 @@ def test_run_reports_figures(verified: VerifyResult) -> None:
     for fixture in FIXTURES:
         doc, _ = loader.load(fixture.read_bytes())
         calls += len(doc.data.get("calls", [])) if doc is not None else 0
-    assert verified.derived_calls == calls == 9
+    assert verified.derived_calls == calls == 21
     assert verified.probes > 0
-    assert verified.unacknowledged == 6
+    expected = sum(
+        code == "AM815" for fixture in FIXTURES for code, _ in read_file_fixture(fixture).expected
+    )
+    assert verified.unacknowledged == expected == 16
 
 
 def test_failing_case_shows_both_sides(verified: VerifyResult) -> None:

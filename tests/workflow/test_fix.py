@@ -199,3 +199,18 @@ def test_fix_is_idempotent_on_zero_width_text(field: str, text: str) -> None:
     fixed = fix_text(record, None)
     once = fixed.text if fixed is not None else record
     assert fix_text(once, None) is None
+
+
+def test_fix_lists_the_aliases_the_surface_table_knows() -> None:
+    catalog = Path(__file__).resolve().parents[2] / "src/apimap/checking/rules/catalog"
+    folder = catalog / "am257_surface_alias"
+    for bad, good in (
+        ("bad_unnamed", "good"),
+        ("bad_partly_listed", "good"),
+        ("bad_inplace", "good_inplace"),
+    ):
+        text = (folder / f"{bad}.yaml").read_text(encoding="utf-8").split("\n", 1)[1]
+        fixed = fix_text(text, None)
+        assert fixed is not None and "AM257" in fixed.codes, bad
+        expected = (folder / f"{good}.yaml").read_text(encoding="utf-8").split("\n", 1)[1]
+        assert fixed.text == expected, bad

@@ -64,6 +64,7 @@ def test_published_hooks_check_and_format_only_the_changed_records(
     checked = _run_hook(hooks["apimap-check"], tmp_path, _staged(git))
     assert checked.returncode == 0, checked.stdout
     assert "检查了 1 个文件" in checked.stdout  # the committed broken record is not looked at
+    assert "AM701 [提示 notice]" in checked.stdout  # no stamp yet: pending, not failing
     assert untouched.read_text(encoding="utf-8") == "torch_api: [not yaml\n"
 
     write(tmp_path, "mappings/torch/torch.dist2.yaml", BAD)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from apimap.checking.diagnostics import Pending
 from apimap.checking.report import FORMATS
 from apimap.cli_paths import existing_paths
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
@@ -17,6 +18,17 @@ from apimap.record.textchars import one_line
 
 def _codes(value: str) -> set[str]:
     return {part.strip() for part in value.split(",") if part.strip()}
+
+
+def add_pending_stamps(parser: argparse.ArgumentParser) -> None:
+    """``--pending-stamps error|notice``: how a missing or stale stamp (AM701) is reported."""
+    parser.add_argument(
+        "--pending-stamps",
+        choices=[str(mode) for mode in Pending],
+        default=str(Pending.ERROR),
+        help="缺失或过期的验证标记（AM701）报告为错误（默认，main）或提示（Pull Request：CI 的 verify "
+        "作业写入标记）(a missing or stale stamp: an error, or on a pull request a notice)",
+    )
 
 
 def configure_check(check: argparse.ArgumentParser) -> None:
@@ -37,6 +49,7 @@ def configure_check(check: argparse.ArgumentParser) -> None:
         action="store_true",
         help="先应用各规则自带的修复并写成规范格式 (first apply every rule's fix)",
     )
+    add_pending_stamps(check)
     check.set_defaults(handler=run_check_command)
 
 
@@ -60,6 +73,7 @@ def run_check_command(args: argparse.Namespace) -> int:
         allowlist=allowlist,
         cache_dir=None if args.no_cache else Path(args.cache_dir),
         jobs=args.jobs,
+        pending=Pending(args.pending_stamps),
     )
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     WRITERS[fmt](result, sys.stdout)
@@ -107,6 +121,7 @@ def run_rules_command(args: argparse.Namespace) -> int:
                 "hint": r.hint,
                 "why": r.why,
                 "fixable": r.fixable,
+                "pending": r.pending,
             }
             for r in rules
         ]
@@ -120,6 +135,8 @@ def run_rules_command(args: argparse.Namespace) -> int:
             print(f"    原因 (why)：{rule.why}")
             if rule.fix is not None:
                 print(f"    --fix：{rule.fix.description}")
+            if rule.pending is not None:
+                print(f"    --pending-stamps notice：{rule.pending}")
     return EXIT_CLEAN
 
 

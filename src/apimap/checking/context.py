@@ -191,6 +191,10 @@ class RecordSummary:
                 ]
                 + (
                     [(ctx.record.inplace.torch, ctx.loc("inplace", "torch"))]
+                    + [
+                        (alias, ctx.loc("inplace", "aliases", index))
+                        for index, alias in enumerate(ctx.record.inplace.aliases)
+                    ]
                     if ctx.record.inplace
                     else []
                 )

@@ -21,6 +21,7 @@ from apimap.files.content_cache import ContentCache, content_key, record_salt
 from apimap.files.stamps import Stamp, StampFormatError, digest, parse_stamp
 from apimap.files.validate import validate
 from apimap.record.model import Record
+from apimap.record.pages import other_names
 
 
 class CorpusError(Exception):
@@ -41,6 +42,8 @@ class Entry:
     """The content key of the record file (see :func:`apimap.files.content_cache.content_key`)."""
     stamp: Stamp | None = None
     """The verification stamp, only when it verified exactly this record's data."""
+    stamp_key: str = ""
+    """The content key of that stamp's file (empty without a current stamp)."""
 
     @property
     def api(self) -> str:
@@ -64,15 +67,15 @@ def _load_one(path: Path, raw: bytes) -> tuple[Record | None, str | None, str | 
     return record, digest(doc.data), None
 
 
-def _current_stamp(path: Path, data_digest: str) -> Stamp | None:
+def _current_stamp(path: Path, data_digest: str) -> tuple[Stamp | None, str]:
     raw = read_stamp(path)
     if raw is None:
-        return None
+        return None, ""
     try:
         stamp = parse_stamp(raw)
     except StampFormatError:
-        return None
-    return stamp if stamp.record == data_digest else None
+        return None, ""
+    return (stamp, content_key(raw)) if stamp.record == data_digest else (None, "")
 
 
 def load_entries(mappings: Path, cache_file: Path | None = None) -> list[Entry]:
@@ -101,7 +104,8 @@ def load_entries(mappings: Path, cache_file: Path | None = None) -> list[Entry]:
                 continue
             record, data_digest = loaded, loaded_digest
             cache.put(key, data_digest + "\n" + record.model_dump_json())
-        entries.append(Entry(record, str(path), key, _current_stamp(path, data_digest)))
+        stamp, stamp_key = _current_stamp(path, data_digest)
+        entries.append(Entry(record, str(path), key, stamp, stamp_key))
     cache.save()
     problems += duplicate_problems(entries)
     if problems:
@@ -131,7 +135,4 @@ def duplicate_problems(entries: list[Entry]) -> list[str]:
 
 def _summary(entry: Entry) -> RecordSummary:
     record = entry.record
-    names = list(record.torch_aliases)
-    if record.inplace is not None:
-        names.append(record.inplace.torch)
-    return RecordSummary.of_names(entry.source, record.torch_api, names)
+    return RecordSummary.of_names(entry.source, record.torch_api, other_names(record))

@@ -7,10 +7,23 @@ from enum import StrEnum
 
 
 class Severity(StrEnum):
-    """How bad a finding is. Errors fail the run; warnings fail it with ``--strict``."""
+    """How bad a finding is. Errors fail the run; warnings fail it with ``--strict``; notices
+    are shown and never fail it (no rule has them: a pending finding becomes one, see
+    :class:`Pending`)."""
 
     ERROR = "error"
     WARNING = "warning"
+    NOTICE = "notice"
+
+
+class Pending(StrEnum):
+    """How ``apimap check --pending-stamps`` reports a finding that CI's verification of a
+    pull request resolves (a missing or stale stamp, AM701)."""
+
+    ERROR = "error"
+    """As the rule says: main, where every record carries a current stamp."""
+    NOTICE = "notice"
+    """A notice, pending verification: a pull request, whose verify job writes the stamps."""
 
 
 @dataclass(frozen=True, order=True)

@@ -15,20 +15,35 @@ FORMATS = ("text", "json", "github")
 
 
 def summary_line(result: CheckResult) -> str:
-    """The closing line with counts."""
+    """The closing line with counts (notices only when there are some)."""
     errors = result.count(Severity.ERROR)
     warnings = result.count(Severity.WARNING)
+    notices = result.count(Severity.NOTICE)
+    if not notices:
+        return (
+            f"检查了 {result.files} 个文件：{errors} 个错误，{warnings} 个警告 "
+            f"(checked {result.files} files: {errors} errors, {warnings} warnings)"
+        )
     return (
-        f"检查了 {result.files} 个文件：{errors} 个错误，{warnings} 个警告 "
-        f"(checked {result.files} files: {errors} errors, {warnings} warnings)"
+        f"检查了 {result.files} 个文件：{errors} 个错误，{warnings} 个警告，{notices} 个提示 "
+        f"(checked {result.files} files: {errors} errors, {warnings} warnings, "
+        f"{notices} notices)"
     )
+
+
+LEVELS = {
+    Severity.ERROR: "",
+    Severity.WARNING: "[警告 warning] ",
+    Severity.NOTICE: "[提示 notice] ",
+}
+"""How the text output marks a diagnostic's severity (an error is unmarked)."""
 
 
 def write_text(result: CheckResult, out: TextIO) -> None:
     """``path:line:col: CODE message`` plus an indented hint, one line each whatever the
     record text they quote holds."""
     for d in result.diagnostics:
-        level = "" if d.severity is Severity.ERROR else "[警告 warning] "
+        level = LEVELS[d.severity]
         out.write(f"{one_line(d.path)}:{d.line}:{d.col}: {d.code} {level}{one_line(d.message)}\n")
         out.write(f"    提示 (hint): {one_line(d.hint)}\n")
     out.write(summary_line(result) + "\n")
@@ -43,6 +58,7 @@ def write_json(result: CheckResult, out: TextIO) -> None:
             "files": result.files,
             "errors": result.count(Severity.ERROR),
             "warnings": result.count(Severity.WARNING),
+            "notices": result.count(Severity.NOTICE),
             **result.figures(),
         },
     }
@@ -58,9 +74,10 @@ def _escape_property(text: str) -> str:
 
 
 def write_github(result: CheckResult, out: TextIO) -> None:
-    """Workflow commands that GitHub Actions shows as annotations on the diff."""
+    """Workflow commands that GitHub Actions shows as annotations on the diff (``::error``,
+    ``::warning`` and ``::notice`` by severity)."""
     for d in result.diagnostics:
-        command = "error" if d.severity is Severity.ERROR else "warning"
+        command = str(d.severity)
         props = ",".join(
             [
                 f"file={_escape_property(d.path)}",

@@ -9,12 +9,12 @@ import multiprocessing
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from apimap.checking.allowlist import Allowlist, apply_allowlist
 from apimap.checking.context import CorpusContext, RecordContext, RecordSummary
-from apimap.checking.diagnostics import Diagnostic, Severity
+from apimap.checking.diagnostics import Diagnostic, Pending, Severity
 from apimap.checking.rules.base import Finding, Rule
 from apimap.checking.rules.catalog.am001_encoding import RULE as ENCODING
 from apimap.checking.rules.registry import (
@@ -22,6 +22,7 @@ from apimap.checking.rules.registry import (
     FILE_PROBLEM_RULES,
     INTERNAL_ERROR,
     RECORD_RULES,
+    RULES_BY_CODE,
     is_selected,
     selected,
 )
@@ -179,10 +180,11 @@ def _run_record_rule(rule: Rule, ctx: RecordContext) -> Iterator[Diagnostic]:
 
 
 def _code_fingerprint() -> str:
-    """Changes whenever apimap's own code changes, so the cache never outlives a rule."""
+    """Changes whenever apimap's own code or data (the public-surface table a rule reads)
+    changes, so the cache never outlives a rule."""
     digest = hashlib.blake2b(digest_size=16)
     package = Path(__file__).parents[1]  # all of apimap, not only this layer
-    for source in sorted(package.rglob("*.py")):
+    for source in sorted([*package.rglob("*.py"), *package.glob("data/*.json")]):
         digest.update(str(source.relative_to(package)).encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()
@@ -282,6 +284,15 @@ def _is_record_file(path: Path) -> bool:
     return relative_to_mappings(absolute) is not None
 
 
+def as_pending(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding of a rule that CI's verification resolves as a notice with the rule's
+    pending hint (``--pending-stamps notice``); any other finding as it is."""
+    rule = RULES_BY_CODE.get(diagnostic.code)
+    if rule is None or rule.pending is None:
+        return diagnostic
+    return replace(diagnostic, hint=rule.pending, severity=Severity.NOTICE)
+
+
 def run_check(
     paths: Sequence[Path],
     select: set[str] | None = None,
@@ -289,8 +300,11 @@ def run_check(
     allowlist: Allowlist | None = None,
     cache_dir: Path | None = None,
     jobs: int | None = None,
+    pending: Pending = Pending.ERROR,
 ) -> CheckResult:
-    """Check every record file below ``paths``, in ``jobs`` processes (default: one per core)."""
+    """Check every record file below ``paths``, in ``jobs`` processes (default: one per core).
+    With ``pending`` :attr:`Pending.NOTICE` (a pull request), a missing or stale stamp is a
+    notice instead of an error."""
     record_rules = selected(RECORD_RULES, select, ignore)
     corpus_rules = selected(CORPUS_RULES, select, ignore)
     rules_key = ",".join(rule.code for rule in record_rules)
@@ -339,5 +353,7 @@ def run_check(
             checked_apis,
             lambda code: is_selected(code, select, ignore),
         )
+    if pending is Pending.NOTICE:
+        result.diagnostics = [as_pending(d) for d in result.diagnostics]
     result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
     return result

@@ -7,8 +7,9 @@ import sys
 
 from apimap.cli_paths import existing_paths
 from apimap.contrib.fmt import run_fmt
-from apimap.contrib.gitdiff import GitError, diff_revisions, to_json, to_markdown
+from apimap.contrib.gitdiff import diff_revisions, to_json, to_markdown
 from apimap.exit_codes import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from apimap.files.git import GitError
 from apimap.record.textchars import one_line
 
 

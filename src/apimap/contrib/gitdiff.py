@@ -11,7 +11,6 @@ other fields. A changed scalar shows its old and new value
 from __future__ import annotations
 
 import json
-import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -21,34 +20,17 @@ from pydantic import ValidationError
 
 from apimap.checking.rules.registry import FILE_PROBLEM_RULES
 from apimap.files import loader
+from apimap.files.git import RECORD_SUFFIXES, run_git, verify_revision
 from apimap.record import derived
 from apimap.record.categories import Category
 from apimap.record.model import ParamRow
 from apimap.record.paths import decode_name
 
-RECORD_SUFFIXES = (".yaml", ".yml")
 SECTION_FIELDS = ("torch_api", "category", "params", "calls", "examples")
 """Fields reported on their own; every other changed field is listed with its values."""
 SHOWN_LENGTH = 60
 """Longer values are cut in the Markdown report (the JSON report has them whole)."""
 REPORT_VERSION = 2
-
-
-class GitError(Exception):
-    """A git command failed (unknown revision, not a repository, ...)."""
-
-
-def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, input=stdin, capture_output=True, check=False
-        )
-    except OSError as exc:
-        raise GitError(f"无法运行 git (cannot run git)：{exc.strerror}") from exc
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip()
-        raise GitError(message or f"git {args[0]} 失败 (failed)")
-    return done.stdout
 
 
 @dataclass(frozen=True)
@@ -335,7 +317,7 @@ def _read_blobs(cwd: Path, specs: list[str]) -> list[bytes | None]:
     """Contents of ``REV:path`` objects through one ``git cat-file --batch``."""
     if not specs:
         return []
-    output = _git(
+    output = run_git(
         cwd,
         "cat-file",
         "--batch",
@@ -374,14 +356,11 @@ def _pair_moves(report: Report) -> None:
 def diff_revisions(base: str, head: str, folder: str = "mappings", cwd: Path = Path()) -> Report:
     """Compare the records below ``folder`` between two git revisions."""
     for rev in (base, head):
-        if rev.startswith("-"):
-            raise GitError(f"不是修订版本 (not a revision)：{rev}")
-        try:
-            _git(cwd, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-        except GitError as exc:
-            raise GitError(f"未知的修订版本 (unknown revision)：{rev} {exc}".strip()) from exc
-    prefix = _git(cwd, "rev-parse", "--show-prefix").decode().strip()
-    status = _git(cwd, "diff", "-z", "--name-status", "-M", "--relative", base, head, "--", folder)
+        verify_revision(cwd, rev)
+    prefix = run_git(cwd, "rev-parse", "--show-prefix").decode().strip()
+    status = run_git(
+        cwd, "diff", "-z", "--name-status", "-M", "--relative", base, head, "--", folder
+    )
     entries = [
         (letter, paths) for letter, paths in _status_entries(status) if any(map(_is_record, paths))
     ]

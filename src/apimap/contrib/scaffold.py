@@ -12,7 +12,8 @@ Values format 2 derives (same-name sides, same/rename kinds, categories 1-3,
 default links) are left out; the category is written so a reader sees it. What only a person can write (the Chinese name,
 meanings, call inputs, examples, the action for a torch-only parameter, why
 something is missing) is written as ``TODO``, so the draft fails
-``apimap check`` until it is finished.
+``apimap check`` until it is finished. Without torch or paddle installed,
+:mod:`apimap.contrib.offline` drafts what the repository's data tells.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from apimap.contrib.draft import Draft, ScaffoldError, call_draft, section_of
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
 from apimap.files.migrate import minimal
 from apimap.files.yamlcomments import Comments
 from apimap.record import derived
-from apimap.record.categories import Category, RowKind, Section, computed_category
+from apimap.record.categories import Category, RowKind, computed_category
 from apimap.record.paths import API_NAME, record_path
 from apimap.record.phrases import TODO_MARKER
 from apimap.record.signature import ParamKind
@@ -48,10 +50,6 @@ VALUE_TYPES = frozenset({"attribute", "constant"})
 """API types that are values, not calls: no signature, no parameter rows."""
 
 
-class ScaffoldError(Exception):
-    """The draft cannot be written (exit code 2)."""
-
-
 @dataclass(frozen=True)
 class _Param:
     spelled: str
@@ -59,14 +57,6 @@ class _Param:
     kind: ParamKind
     default: Any
     """:class:`apimap.verify.defaults.Default` or ``None``."""
-
-
-@dataclass
-class Draft:
-    """The record data and what could not be inferred."""
-
-    data: dict[str, Any]
-    unknown: list[str] = field(default_factory=list)
 
 
 def guess_paddle_api(torch_api: str) -> tuple[str | None, list[str]]:
@@ -165,45 +155,6 @@ def pair_rows(
                 {"paddle": p.spelled, "kind": str(RowKind.PADDLE_ONLY), "desc": TODO_MARKER}
             )
     return rows
-
-
-def _section(torch_api: str) -> Section:
-    name = torch_api.rsplit(".", 1)[-1]
-    if torch_api.startswith("torchvision."):
-        return Section.VISION
-    if torch_api.startswith("torch.nn.") and name.endswith("Loss"):
-        return Section.LOSS
-    if torch_api.startswith(("torch.nn.functional.", "torch.nn.init.")) or (
-        torch_api.startswith("torch.nn.") and name[:1].isupper()
-    ):
-        return Section.NETWORK
-    if torch_api.startswith(("torch.utils.", "torch.nn.utils.", "torch.optim.")):
-        return Section.UTILITY
-    return Section.BASIC
-
-
-def _call_draft(torch_api: str, api_type: str, params: list[_Param]) -> dict[str, Any] | None:
-    """Code that uses the API with every required argument, for a person to give inputs to."""
-    required = [p.spelled for p in _required_positional(params)]
-    member = torch_api.rsplit(".", 1)[1]
-    on_tensor = torch_api.startswith("torch.Tensor.")
-    if api_type == "class":
-        arguments = ", ".join(f"{name}={TODO_MARKER}" for name in required)
-        code = f"layer = {torch_api}({arguments})\nresult = layer(x)"
-        return {"torch": code, "inputs": {"x": TODO_MARKER}}
-    if api_type == "context_manager":
-        return {"torch": f"with {torch_api}():\n    result = x * 2", "inputs": {"x": TODO_MARKER}}
-    if api_type == "attribute" and on_tensor:
-        return {"torch": f"result = x.{member}", "inputs": {"x": TODO_MARKER}}
-    if api_type == "constant":
-        return {"torch": f"result = {torch_api}"}
-    if api_type == "method" and on_tensor:
-        code = f"result = x.{member}({', '.join(required)})"
-        return {"torch": code, "inputs": dict.fromkeys(["x", *required], TODO_MARKER)}
-    if api_type == "function":
-        code = f"result = {torch_api}({', '.join(required)})"
-        return {"torch": code, "inputs": dict.fromkeys(required, TODO_MARKER)}
-    return None
 
 
 def _inplace(torch_api: str, paddle_api: str) -> dict[str, str] | None:
@@ -375,7 +326,7 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     torch_overloads = _torch_side(draft, torch, api_type)
     if paddle is None:
         _missing(considered, draft.data, draft.unknown)
-        draft.data["section"] = str(_section(torch_api))
+        draft.data["section"] = str(section_of(torch_api))
         return draft
     if guessed:
         draft.unknown.append(f"Paddle API：按名称推测为 `{paddle.api}`，请确认 (guessed by name)")
@@ -385,10 +336,11 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     rows = pair_rows(torch_params, paddle_side.params, paddle_side.aliases, paddle_side.namespaces)
     category = _category(draft.data, paddle.api, rows)
     draft.data["category"] = str(category)
-    draft.data["section"] = str(_section(torch_api))
+    draft.data["section"] = str(section_of(torch_api))
     if rows:
         draft.data["params"] = rows
-    call = _call_draft(torch_api, api_type, torch_params)
+    required = [p.spelled for p in _required_positional(torch_params)]
+    call = call_draft(torch_api, api_type, required)
     if call is not None and category.computable:
         draft.data["calls"] = [call]
         draft.unknown.append(
@@ -403,7 +355,9 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
 
 
 def write_draft(mappings: Path, torch_api: str, paddle_api: str | None) -> tuple[Path, Draft]:
-    """Write the draft below ``mappings``; refuses to overwrite. Raises :class:`ScaffoldError`."""
+    """Write the draft below ``mappings``, from the libraries or, when torch or paddle is not
+    installed, from the repository's data (:mod:`apimap.contrib.offline`); refuses to
+    overwrite. Raises :class:`ScaffoldError`."""
     if not API_NAME.match(torch_api):
         raise ScaffoldError(f"`{torch_api}` 不是合法的 API 名称 (invalid API name)")
     relpath = record_path(torch_api)
@@ -415,11 +369,12 @@ def write_draft(mappings: Path, torch_api: str, paddle_api: str | None) -> tuple
     try:
         load("torch")
         load("paddle")
-    except ImportError as exc:
-        raise ScaffoldError(
-            f"需要 torch 与 paddle：pip install -e '.[verify]' (libraries missing: {exc})"
-        ) from None
-    draft = build_draft(torch_api, paddle_api)
+    except ImportError:
+        from apimap.contrib.offline import build_offline_draft
+
+        draft = build_offline_draft(torch_api, paddle_api, mappings)
+    else:
+        draft = build_draft(torch_api, paddle_api)
     text = render(draft.data, Comments(head=[schema_comment(relpath)]))
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("x", encoding="utf-8") as handle:
@@ -446,5 +401,11 @@ def run_command(args: argparse.Namespace) -> int:
     print("无法推断、需要人工完成 (could not infer)：")
     for item in draft.unknown:
         print(f"  - {item}")
-    print(f"完成后运行 (then run): apimap check {target} && apimap verify {target}")
+    if draft.offline:
+        print(
+            f"完成后运行 (then run): apimap check --pending-stamps notice {target}，"
+            "然后提交 Pull Request，由 CI 验证并给出验证标记 (then open a pull request: CI verifies it)"
+        )
+    else:
+        print(f"完成后运行 (then run): apimap check {target} && apimap verify {target}")
     return EXIT_CLEAN

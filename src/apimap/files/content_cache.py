@@ -51,6 +51,8 @@ class ContentCache:
         self.salt = salt
         self.entries: dict[str, str] = {}
         self.used: dict[str, str] = {}
+        self.changed = False
+        """Whether a run put a text the file does not hold yet."""
         if file is None or not file.is_file():
             return
         try:
@@ -73,10 +75,13 @@ class ContentCache:
         """Remember ``text`` under ``key``."""
         if self.file is not None:
             self.used[key] = text
+            self.changed = self.changed or self.entries.get(key) != text
 
     def save(self) -> None:
-        """Write the entries of this run (atomically); entries no file needed are dropped."""
-        if self.file is None:
+        """Write the entries of this run (atomically); entries no file needed are dropped. A run
+        that used exactly the stored entries leaves the file alone (a large cache takes seconds
+        to write)."""
+        if self.file is None or (not self.changed and self.used.keys() == self.entries.keys()):
             return
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)

@@ -14,8 +14,11 @@ writes stamps. A stamp names
 * what was proven: signatures read (or not, and why), calls, cases and probes
   executed, and what stayed unproven (then the badge says 部分验证);
 * the probe results, which the page shows as its behaviour table;
-* with ``apimap verify --matrix``, for each other paddle release whether the mapping
-  holds as written there, and if not, what differs.
+* for the pinned paddle release, and with ``apimap verify --matrix`` for each older
+  one, the facts a page's guidance per release is written from: whether the API and
+  each name exist, its parameters, which torch-style names it takes, the outcome of
+  every run of the record's own code (the accepting and the portable form of each
+  call, each alternative, each example) and the probes that behave otherwise.
 
 ``apimap check`` reads stamps without importing torch or paddle.
 """
@@ -33,12 +36,12 @@ from pydantic import BaseModel
 
 from apimap.record.derived import fields_of
 from apimap.record.model import PROSE_ROLES, Record
-from apimap.record.paths import relative_to_mappings
+from apimap.record.paths import MAPPINGS_DIR, relative_to_mappings
 
 STAMPS_DIR = "stamps"
 STAMP_SUFFIX = ".json"
-FORMAT = 1
-VERIFIER_VERSION = 2
+FORMAT = 2
+VERIFIER_VERSION = 3
 """Raise when what verify proves changes (a new probe class, a stricter comparison):
 every stamp then goes stale and the corpus is verified again."""
 
@@ -88,14 +91,28 @@ def stamp_file(record_file: Path) -> Path | None:
     return root / STAMPS_DIR / stamp_relpath(below)
 
 
+def record_of_stamp(stamp: Path) -> Path | None:
+    """The record a stamp file below a ``stamps/`` folder belongs to (the inverse of
+    :func:`stamp_file`: ``.yaml``, or ``.yml`` where only that exists); ``None`` elsewhere."""
+    if stamp.suffix != STAMP_SUFFIX:
+        return None
+    parts = stamp.parts
+    for index in range(len(parts) - 2, -1, -1):
+        if parts[index] == STAMPS_DIR:
+            record = Path(*parts[:index], MAPPINGS_DIR, *parts[index + 1 :]).with_suffix(".yaml")
+            short = record.with_suffix(".yml")
+            return short if short.is_file() and not record.is_file() else record
+    return None
+
+
 @dataclass(frozen=True)
 class ProbeResult:
     """One probe: what each library did, and whether the record acknowledges a difference."""
 
     probe: str
     """``positional``, ``dtype:uint8``, ``scalar:other`` ..."""
-    call: int
-    """The index of the call the probe varies."""
+    where: tuple[str | int, ...]
+    """The code the probe varies: ``("calls", 0)``, ``("examples", 0, "cases", 1)`` ..."""
     torch: str
     """The outcome: the result's dtype or type, or ``error: TypeError``."""
     paddle: str
@@ -107,14 +124,44 @@ class ProbeResult:
 
 
 @dataclass(frozen=True)
+class ProbeOutcome:
+    """What one probe did on a paddle release other than the pinned one, where it differs."""
+
+    paddle: str
+    """The outcome there: the result's dtype or type, or ``✗ TypeError``."""
+    differs: bool
+    """Whether paddle's result differs from torch's there."""
+
+
+OK = "ok"
+"""The outcome of a run that gave torch's results."""
+NOT_RUN = "✗ 未运行"
+"""A probe that ran on the pinned release but not on another (its torch side failed there)."""
+
+
+@dataclass(frozen=True)
 class Release:
-    """What ``apimap verify --matrix`` measured against one other paddle release."""
+    """What ``apimap verify`` measured on one paddle release: the facts a page's per-release
+    guidance is written from (the pinned release is measured too)."""
 
     holds: bool
     """The mapping holds as written: the API exists, the signatures match, every call and
     example gives the same result and every probe behaves as on the pinned release."""
-    differences: list[str] = field(default_factory=list)
-    """What differs from the pinned release, one line each (Chinese with an English gloss)."""
+    api: bool = True
+    """``paddle_api`` exists there."""
+    params: list[str] | None = None
+    """The parameters of ``paddle_api``'s first signature there (``None``: not read)."""
+    accepts: dict[str, bool] = field(default_factory=dict)
+    """Each torch-style name of ``paddle_accepts`` -> whether the API takes it there."""
+    names: dict[str, bool] = field(default_factory=dict)
+    """Each other paddle name the record uses (alternatives, in-place variant) -> exists."""
+    runs: dict[str, str] = field(default_factory=dict)
+    """Each run of the record's own code (``calls[0]``, ``calls[0]:portable``,
+    ``alternatives[1].calls[0]``, ``examples[0].cases[0]`` …) -> ``ok``, or how it failed:
+    ``raises:TypeError``, ``differs:values`` (or dtype, shape, type, grad), ``timeout``,
+    ``crash``, ``torch:…`` (torch's side failed)."""
+    probes: dict[str, ProbeOutcome] = field(default_factory=dict)
+    """``probe@where`` -> the probe's outcome, where it is not the pinned release's."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +189,8 @@ class Stamp:
     proven: Proven
     behaviour: list[ProbeResult] = field(default_factory=list)
     releases: dict[str, Release] = field(default_factory=dict)
-    """Other paddle release -> what ``--matrix`` measured (empty until it runs)."""
+    """Paddle release -> what was measured there: the pinned release always, the older ones
+    with ``--matrix`` (until then only the pinned one)."""
     format: int = FORMAT
 
     @property
@@ -168,10 +216,12 @@ def parse_stamp(raw: bytes) -> Stamp:
     try:
         data = json.loads(raw.decode("utf-8"))
         proven = Proven(**data["proven"])
-        behaviour = [ProbeResult(**item) for item in data.get("behaviour", [])]
+        behaviour = [
+            ProbeResult(**{**item, "where": tuple(item["where"])})
+            for item in data.get("behaviour", [])
+        ]
         releases = {
-            str(version): Release(bool(item["holds"]), [str(d) for d in item["differences"]])
-            for version, item in dict(data.get("releases", {})).items()
+            str(version): _release(item) for version, item in dict(data.get("releases", {})).items()
         }
         stamp = Stamp(
             record=str(data["record"]),
@@ -188,6 +238,22 @@ def parse_stamp(raw: bytes) -> Stamp:
     if stamp.format != FORMAT:
         raise StampFormatError(f"format {stamp.format}")
     return stamp
+
+
+def _release(item: dict[str, Any]) -> Release:
+    params = item.get("params")
+    return Release(
+        holds=bool(item["holds"]),
+        api=bool(item.get("api", True)),
+        params=None if params is None else [str(name) for name in params],
+        accepts={str(k): bool(v) for k, v in dict(item.get("accepts", {})).items()},
+        names={str(k): bool(v) for k, v in dict(item.get("names", {})).items()},
+        runs={str(k): str(v) for k, v in dict(item.get("runs", {})).items()},
+        probes={
+            str(k): ProbeOutcome(str(v["paddle"]), bool(v["differs"]))
+            for k, v in dict(item.get("probes", {})).items()
+        },
+    )
 
 
 def write_stamp(path: Path, stamp: Stamp) -> bool:

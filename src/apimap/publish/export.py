@@ -26,13 +26,14 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from apimap.checking.corpus import CorpusError, Entry, load_entries
-from apimap.files.releases import measured
+from apimap.files.releases import guide
 from apimap.files.stamps import Stamp
 from apimap.record import derived
 from apimap.record.categories import Action, ApiType, Category, MissingReason, RowKind
 from apimap.record.model import ParamRow, Record
+from apimap.record.pins import PADDLE_VERSION
 
-SCHEMA_VERSION: Final = "2.2"
+SCHEMA_VERSION: Final = "3.0"
 EXPORT_SCHEMA_PATH = "schema/export.schema.json"
 EXPORT_SCHEMA_ID = "https://apimap.invalid/schema/export.schema.json"
 
@@ -111,13 +112,28 @@ class MissingInfo(_Model):
     instead: str | None
 
 
-class PaddleReleases(_Model):
-    """在各 Paddle 版本上测量的结果 / what ``apimap verify --matrix`` measured."""
+class WayInfo(_Model):
+    """在某个 Paddle 版本上可用的写法 / a way to write the call that works on a release."""
 
-    holds: list[str]
-    """映射按记录成立的 Paddle 版本（由旧到新，含固定版本）/ releases where the mapping holds."""
-    differs: dict[str, list[str]]
-    """其余版本 → 不同之处 / other releases -> what differs there."""
+    kind: str
+    """drop_in 只改 API 名、accepting 沿用 PyTorch 参数名、portable 使用 Paddle 自己的参数名、
+    rewrite 改写（见 alternatives）、examples 按示例改写 / how much changes, least first."""
+    api: str | None
+
+
+class ReleaseInfo(_Model):
+    """在一个 Paddle 版本上测量的结果 / what verify measured on one paddle release."""
+
+    same_as_pinned: bool
+    """与固定版本的写法相同 / needs what the pinned release needs."""
+    api: bool
+    """paddle_api 存在 / the paddle API exists there."""
+    unaccepted: dict[str, str]
+    """不接受的 PyTorch 风格参数名 → 应写的 Paddle 参数名 / torch-style names not taken."""
+    missing_params: list[str]
+    """记录的 Paddle 签名中该版本没有的参数 / recorded paddle parameters missing there."""
+    ways: list[WayInfo]
+    """可用的写法，改动最少的在前 / the ways that work there, fewest changes first."""
 
 
 class Verification(_Model):
@@ -127,8 +143,8 @@ class Verification(_Model):
     complete: bool
     unproven: list[str]
     date: str
-    paddle_releases: PaddleReleases | None
-    """null：还没有用 `apimap verify --matrix` 测量 / not measured on other paddle releases."""
+    paddle_releases: dict[str, ReleaseInfo]
+    """Paddle 版本 → 测量结果（只含测量过的版本）/ release -> what was measured there."""
 
 
 class InplaceInfo(_Model):
@@ -172,7 +188,7 @@ class ExportedApi(_Model):
 class ExportDocument(_Model):
     """apimap 知识库导出 / the apimap knowledge base export."""
 
-    schema_version: Literal["2.2"]
+    schema_version: Literal["3.0"]
     apis: dict[str, ExportedApi]
     """PyTorch API 全称 → 映射 / torch API -> mapping."""
     aliases: dict[str, str]
@@ -193,18 +209,33 @@ def _conditional(row: ParamRow) -> list[ConditionalActionInfo]:
     return [ConditionalActionInfo(when=entry.when, action=entry.action) for entry in row.actions]
 
 
-def _verification(stamp: Stamp | None) -> Verification | None:
+def _releases(record: Record, stamp: Stamp) -> dict[str, ReleaseInfo]:
+    found = guide(record, stamp)
+    if found is None:
+        return {}
+    pinned = found.by_release[PADDLE_VERSION]
+    return {
+        version: ReleaseInfo(
+            same_as_pinned=there == pinned,
+            api=there.api,
+            unaccepted=dict(there.unaccepted),
+            missing_params=list(there.missing_params),
+            ways=[WayInfo(kind=way.kind.name.lower(), api=way.api) for way in there.ways],
+        )
+        for version, there in found.by_release.items()
+        if there.measured
+    }
+
+
+def _verification(record: Record, stamp: Stamp | None) -> Verification | None:
     if stamp is None:
         return None
-    found = measured(stamp)
     return Verification(
         versions=dict(stamp.versions),
         complete=stamp.complete,
         unproven=list(stamp.proven.unproven),
         date=stamp.date,
-        paddle_releases=None
-        if found is None
-        else PaddleReleases(holds=found.holds, differs=dict(sorted(found.differs.items()))),
+        paddle_releases=_releases(record, stamp),
     )
 
 
@@ -290,7 +321,7 @@ def exported_api(entry: Entry) -> ExportedApi:
             if missing
             else None
         ),
-        verified=_verification(entry.stamp),
+        verified=_verification(record, entry.stamp),
     )
 
 

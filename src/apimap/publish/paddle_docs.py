@@ -33,7 +33,7 @@ from apimap.checking.corpus import Entry
 from apimap.publish.site import markdown
 from apimap.publish.site.views import ApiPage, CaseView, api_page
 from apimap.record import phrases
-from apimap.record.pages import has_page
+from apimap.record.pages import has_diff_page
 
 _TORCH_HEADER = "PyTorch"
 _PADDLE_HEADER = "PaddlePaddle"
@@ -140,7 +140,7 @@ def pages(entries: Iterable[Entry]) -> dict[str, str]:
     return {
         page_name(e.api): page_text(e)
         for e in sorted(entries, key=lambda e: e.api)
-        if has_page(e.record)
+        if has_diff_page(e.record)
     }
 
 

@@ -76,6 +76,12 @@ class Derived:
     """Torch parameters some use of the API passes."""
     set_rows: set[int] = field(default_factory=set)
     """Rows whose paddle setting (a default or a value) the derived code passes."""
+    portable: bool = False
+    """Paddle's own parameter names only (no torch-style name of ``paddle_accepts``): the
+    form every paddle release takes."""
+    shared: frozenset[str] = frozenset()
+    """Names every run of the call binds the same way (its setup's, when the setup does not
+    use the inputs): a construction from them and literals can be copied between runs."""
 
     @cached_property
     def torch(self) -> str:
@@ -141,12 +147,21 @@ def other_torch_names(record: Record, tree: ast.Module) -> Iterator[tuple[str, i
             yield "import", node.lineno
 
 
-def derive(record: Record, code: str, naive: bool = False) -> Derived:
+def derive(
+    record: Record,
+    code: str,
+    naive: bool = False,
+    portable: bool = False,
+    shared: frozenset[str] = frozenset(),
+) -> Derived:
     """The torch and the paddle code of a call; raises :class:`CallError`.
 
     With ``naive``, arguments the torch code passes by position stay where they are
     (only the API name changes, and keywords are renamed): what a person migrating by
-    hand writes, which the positional probe runs.
+    hand writes, which the positional probe runs. With ``portable``, every keyword is
+    paddle's own parameter name, never a torch-style name paddle only accepts in newer
+    releases (``paddle_accepts``). ``shared`` names what the call's setup binds the same way
+    in every run (see :func:`hooked`).
     """
     tree = parse_call(code)
     for name, line in other_torch_names(record, tree):
@@ -154,13 +169,33 @@ def derive(record: Record, code: str, naive: bool = False) -> Derived:
             f"调用中只能使用本 API 与 dtype，不能使用 `{name}` (a call uses only this API)", line
         )
     # each side transforms a tree of its own; parsing again is far cheaper than a deep copy
-    state = Derived(tree, parse_call(code), assigned(tree))
+    state = Derived(tree, parse_call(code), assigned(tree), portable=portable, shared=shared)
     translator = _Translator(record, state, naive)
     paddle_tree = translator.visit(state.paddle_tree)
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
     if record.api_type is ApiType.CLASS:
-        state.torch_tree = _hook_layers(record, parse_call(code))
+        state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
+    ast.fix_missing_locations(paddle_tree)
+    state.paddle_tree = paddle_tree
+    return state
+
+
+def drop_in(record: Record, code: str, api: str, shared: frozenset[str] = frozenset()) -> Derived:
+    """A call with only the API's name changed to ``api`` (its arguments as torch takes them),
+    as for a paddle API that takes the torch call unchanged; raises :class:`CallError`."""
+    tree = parse_call(code)
+    for name, line in other_torch_names(record, tree):
+        raise CallError(
+            f"调用中只能使用本 API 与 dtype，不能使用 `{name}` (a call uses only this API)", line
+        )
+    state = Derived(tree, parse_call(code), assigned(tree), shared=shared)
+    translator = _Translator(record, state, False, drop_in=api)
+    paddle_tree = translator.visit(state.paddle_tree)
+    if translator.count == 0:
+        raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
+    if record.api_type is ApiType.CLASS:
+        state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
     ast.fix_missing_locations(paddle_tree)
     state.paddle_tree = paddle_tree
     return state
@@ -209,7 +244,7 @@ def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _module_level(getattr(statement, "finalbody", []))
 
 
-def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:
+def _hook_layers(record: Record, tree: ast.Module, shared: frozenset[str]) -> ast.Module:
     """Wrap every construction of the class API in :data:`LAYER_HOOK` (changes ``tree``)."""
     full = _full_names(record)
 
@@ -222,12 +257,47 @@ def _hook_layers(record: Record, tree: ast.Module) -> ast.Module:
             if pycode.dotted_name(node.func) not in full:
                 return node
             self.index += 1
-            return ast.Call(ast.Name(LAYER_HOOK, ast.Load()), [node, ast.Constant(self.index)], [])
+            return hooked(node, self.index, shared)
 
     result = Hook().visit(tree)
     ast.fix_missing_locations(result)
     assert isinstance(result, ast.Module)
     return result
+
+
+def _literal(node: ast.expr, shared: frozenset[str]) -> bool:
+    """A constant, a container of constants, a dtype (``torch.float32``) or a shared name."""
+    if isinstance(node, ast.Name) and node.id in shared:
+        return True
+    name = pycode.dotted_name(node)
+    if name is not None and name.split(".", 1)[0] in {"torch", "paddle"}:
+        return name.rsplit(".", 1)[-1] in DTYPES
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def hooked(construction: ast.expr, index: int, shared: frozenset[str] = frozenset()) -> ast.expr:
+    """A construction of the class API passed through :data:`LAYER_HOOK`. One whose arguments
+    are all literals or ``shared`` names becomes ``__apimap_layer__.build(index, key, Class, *args, **kwargs)``,
+    so that a job building it again (the probes of a call) copies the first object instead
+    (a VGG takes seconds to build); any other becomes ``__apimap_layer__(Class(...), index)``."""
+    if (
+        isinstance(construction, ast.Call)
+        and all(
+            not isinstance(arg, ast.Starred) and _literal(arg, shared) for arg in construction.args
+        )
+        and all(kw.arg is not None and _literal(kw.value, shared) for kw in construction.keywords)
+    ):
+        key = ast.unparse(construction)
+        return ast.Call(
+            ast.Attribute(ast.Name(LAYER_HOOK, ast.Load()), "build", ast.Load()),
+            [ast.Constant(index), ast.Constant(key), construction.func, *construction.args],
+            construction.keywords,
+        )
+    return ast.Call(ast.Name(LAYER_HOOK, ast.Load()), [construction, ast.Constant(index)], [])
 
 
 def _paddle_target(record: Record, variant: str) -> str:
@@ -262,10 +332,14 @@ def _expression(text: str, what: str) -> ast.expr:
 class _Translator(ast.NodeTransformer):
     """Replace every use of the API by its paddle counterpart, bottom-up."""
 
-    def __init__(self, record: Record, state: Derived, naive: bool) -> None:
+    def __init__(
+        self, record: Record, state: Derived, naive: bool, drop_in: str | None = None
+    ) -> None:
         self.record = record
         self.state = state
         self.naive = naive
+        self.drop_in = drop_in
+        """Another paddle API that takes the torch arguments unchanged: only the name goes."""
         self.full = _full_names(record)
         self.members = _member_names(record) if _is_member(record) else {}
         self.count = 0
@@ -295,12 +369,19 @@ class _Translator(ast.NodeTransformer):
         variant, receiver = found
         if receiver is not None:
             receiver = self.visit(receiver)
-        translated = _translate_call(self.record, self.state, node, variant, receiver, self.naive)
+        if self.drop_in is not None:
+            translated: ast.expr = ast.Call(
+                _renamed_reference(_drop_in_variant(self.drop_in, variant), receiver),
+                node.args,
+                node.keywords,
+            )
+        else:
+            translated = _translate_call(
+                self.record, self.state, node, variant, receiver, self.naive
+            )
         if self.record.api_type is ApiType.CLASS:
             self.class_index += 1
-            return ast.Call(
-                ast.Name(LAYER_HOOK, ast.Load()), [translated, ast.Constant(self.class_index)], []
-            )
+            return hooked(translated, self.class_index, self.state.shared)
         return translated
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
@@ -318,7 +399,22 @@ class _Translator(ast.NodeTransformer):
         variant, receiver = found
         if receiver is not None:
             receiver = self.visit(receiver)
+        if self.drop_in is not None:
+            return _renamed_reference(_drop_in_variant(self.drop_in, variant), receiver)
         return _translate_reference(self.record, variant, receiver)
+
+
+def _drop_in_variant(api: str, variant: str) -> str:
+    """The drop-in API for a use of the torch API's ``variant``: its in-place form (paddle's
+    trailing underscore) for the in-place torch API, so that ``x.clamp_`` stays in place."""
+    return f"{api}_" if variant == "inplace" else api
+
+
+def _renamed_reference(api: str, receiver: ast.expr | None) -> ast.expr:
+    """``api`` in place of the torch API: a member of the receiver, or the name itself."""
+    if receiver is not None and _paddle_is_member(api):
+        return ast.Attribute(receiver, api.rsplit(".", 1)[-1], ast.Load())
+    return _name_node(api)
 
 
 def _translate_reference(record: Record, variant: str, receiver: ast.expr | None) -> ast.expr:
@@ -531,7 +627,7 @@ def _paddle_arguments(
     for name, value in bound.values.items():
         row = _row(record, name, node.lineno)
         kind = derived.row_kind(row)
-        targets = _targets(record, row, variant)
+        targets = _targets(record, row, variant, state.portable)
         if kind is RowKind.TORCH_ONLY:
             if row.action is Action.DELETE:
                 continue
@@ -560,8 +656,14 @@ def _paddle_arguments(
                     keywords.append(ast.keyword(target, copy.deepcopy(converted)))
             continue
         if isinstance(value, list):
-            if _accepts_varargs(record, name, targets):
+            if any(target.startswith("*") for target in targets):
                 positional += value
+                continue
+            if name in record.paddle_accepts:
+                if state.portable:  # the real parameter takes the values as one sequence
+                    keywords.append(ast.keyword(targets[0], _one_sequence(value)))
+                else:
+                    positional += value
                 continue
             raise CallError(
                 f"`{name}` 是可变参数，Paddle 的 `{targets[0]}` 不接受可变写法：写 convert "
@@ -582,9 +684,31 @@ def _paddle_arguments(
             else:
                 keywords.append(ast.keyword(target, copy.deepcopy(value)))
     keywords += _settings(record, state, passed or bound, node.lineno, variant)
+    names = [keyword.arg for keyword in keywords if keyword.arg is not None]
+    if len(names) != len(set(names)):
+        repeated = next(name for name in names if names.count(name) > 1)
+        raise CallError(
+            f"两个参数都要传给 Paddle 的 `{repeated}`，无法推导 (two arguments go to one paddle "
+            "parameter)",
+            node.lineno,
+        )
     if positional:
         positional, keywords = _before_varargs(record, positional, keywords)
     return positional, keywords
+
+
+def _one_sequence(values: list[ast.expr]) -> ast.expr:
+    """Varargs as the one sequence paddle's parameter takes: ``view(2, 3)`` -> ``[2, 3]``;
+    a single argument that is not a number (``view((2, 3))``, ``view(shape)``) is already
+    the sequence, as torch takes it too."""
+    if len(values) == 1:
+        only = values[0]
+        number = isinstance(only, ast.Constant) or (
+            isinstance(only, ast.UnaryOp) and isinstance(only.operand, ast.Constant)
+        )
+        if not number:
+            return only
+    return ast.List(list(values), ast.Load())
 
 
 def _before_varargs(
@@ -610,22 +734,17 @@ def _before_varargs(
     return [*(by_name[name].value for name in names), *positional], rest
 
 
-def _targets(record: Record, row: ParamRow, variant: str) -> list[str]:
-    """The row's paddle names; the in-place variant gets the real parameter names, because
-    the torch-style names ``paddle_accepts`` lists are accepted by the API itself only."""
+def _targets(record: Record, row: ParamRow, variant: str, portable: bool = False) -> list[str]:
+    """The row's paddle names; the in-place variant and the portable form get the real
+    parameter names (the torch-style names ``paddle_accepts`` lists are accepted by the API
+    itself only, and only by newer releases)."""
     names = derived.paddle_names(row)
-    if variant != "inplace":
+    if variant != "inplace" and not portable:
         return names
     return [record.paddle_accepts.get(name, name) for name in names]
 
 
 _CONVERTED = {RowKind.TYPE_DIFF, RowKind.USAGE_DIFF}
-
-
-def _accepts_varargs(record: Record, name: str, targets: list[str]) -> bool:
-    if name in record.paddle_accepts:
-        return True
-    return any(target.startswith("*") for target in targets)
 
 
 def _positional_only(record: Record, targets: list[str]) -> bool:
@@ -643,7 +762,7 @@ def _settings(
     for index, row in enumerate(record.params):
         kind = derived.row_kind(row)
         torch_side = derived.torch_names(row)
-        targets = _targets(record, row, variant)
+        targets = _targets(record, row, variant, state.portable)
         value: ast.expr | None = None
         passed = any(name in bound.values for name in torch_side)
         if kind is RowKind.PADDLE_ONLY and row.paddle_value is not None:
@@ -801,4 +920,256 @@ def scalar_forms(record: Record, code: str, arrays: set[str]) -> list[tuple[str,
                 text = ast.unparse(tree).replace(value.id, repr(number))
                 value.id = original
                 found.append((kind, param, text))
+    return found
+
+
+# --- parameters the call leaves at their defaults (probes) ------------------------------------
+
+NOT_VARIED = frozenset(
+    {
+        "out",
+        "dtype",
+        "device",
+        "layout",
+        "pin_memory",
+        "requires_grad",
+        "memory_format",
+        "generator",
+        "name",
+        "non_blocking",
+        "foreach",
+        "fused",
+        "capturable",
+        "differentiable",
+        "verbose",
+    }
+)
+"""Parameters whose other values change where or how the work is done, not what it computes
+(or that need a device this machine lacks): the probes leave them alone."""
+
+MODE_VALUES: dict[str, tuple[str, ...]] = {
+    "reduction": ("none", "mean", "sum"),
+    "padding_mode": ("zeros", "reflect", "replicate", "circular"),
+    "mode": (
+        "nearest",
+        "linear",
+        "bilinear",
+        "bicubic",
+        "trilinear",
+        "area",
+        "nearest-exact",
+        "constant",
+        "reflect",
+        "replicate",
+        "circular",
+        "zeros",
+        "border",
+        "reflection",
+        "fan_in",
+        "fan_out",
+        "max",
+        "mean",
+        "sum",
+    ),
+    "approximate": ("none", "tanh"),
+    "nonlinearity": ("tanh", "relu", "linear", "sigmoid", "leaky_relu"),
+    "norm": ("backward", "ortho", "forward"),
+    "rounding_mode": ("trunc", "floor"),
+    "side": ("left", "right"),
+    "interpolation": ("linear", "lower", "higher", "midpoint", "nearest"),
+    "padding": ("same", "valid"),
+    "anneal_strategy": ("cos", "linear"),
+    "threshold_mode": ("rel", "abs"),
+    "scale_mode": ("cycle", "iterations"),
+}
+"""The documented values of common mode parameters (torch rejects the ones an API lacks, and a
+probe torch rejects tells nothing)."""
+
+
+def _other_value(param: Param) -> tuple[str, list[ast.Constant]] | None:
+    """The probe family and the values other than the default for one parameter: a flipped
+    boolean, another number, or the other documented modes; ``None`` when none is known."""
+    if param.default is None or param.name in NOT_VARIED:
+        return None
+    try:
+        default = ast.literal_eval(pycode.parse_expression(param.default))
+    except (SyntaxError, ValueError):
+        return None
+    if isinstance(default, bool):
+        return "flag", [ast.Constant(not default)]
+    if isinstance(default, int):
+        other = {-1: 2, 0: 1, 1: 2}.get(default, default + 1)
+        return "value", [ast.Constant(other)]
+    if isinstance(default, float):
+        return "value", [ast.Constant(0.25 if default == 0 else default * 0.5)]
+    if isinstance(default, str) and param.name in MODE_VALUES:
+        others = [value for value in MODE_VALUES[param.name] if value != default]
+        return "mode", [ast.Constant(value) for value in others]
+    return None
+
+
+def _uses(record: Record, tree: ast.Module) -> list[ast.Call]:
+    """The calls of the record's API (or its aliases, its in-place variant) in ``tree``."""
+    full = _full_names(record)
+    members = _member_names(record) if _is_member(record) else {}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        func = node.func
+        if pycode.dotted_name(func) in full or (
+            func.attr in members and not (pycode.dotted_name(func.value) or "").startswith("torch")
+        ):
+            found.append(node)
+    return found
+
+
+def parameter_forms(record: Record, code: str) -> list[tuple[str, str]]:
+    """``(probe id, code)`` for each parameter the first use of the API leaves at its default,
+    set by keyword to each other value :func:`_other_value` knows."""
+    tree = parse_call(code)
+    uses = _uses(record, tree)
+    if not uses:
+        return []
+    node = uses[0]
+    try:
+        bound = bind(record, node)
+    except CallError:
+        return []
+    found: list[tuple[str, str]] = []
+    for param in bound.signature.params:
+        if param.spelled in bound.values or param.kind in {
+            ParamKind.VAR_POSITIONAL,
+            ParamKind.VAR_KEYWORD,
+        }:
+            continue
+        other = _other_value(param)
+        if other is None:
+            continue
+        family, values = other
+        for value in values:
+            node.keywords.append(ast.keyword(param.name, value))
+            text = ast.unparse(tree)
+            node.keywords.pop()
+            label = f"={value.value!s}" if family == "mode" else ""
+            found.append((f"{family}:{param.name}{label}", text))
+    return found
+
+
+def positional_forms(record: Record, code: str) -> list[tuple[str, str]]:
+    """``(parameter, code)``: the first use of the API with every parameter up to ``parameter``
+    passed by position, ``parameter`` itself with another value than its default and those
+    before it with the call's own values or their defaults; for each parameter torch accepts
+    by position that the call leaves out (up to the first whose default is not a literal)."""
+    tree = parse_call(code)
+    uses = _uses(record, tree)
+    if not uses:
+        return []
+    node = uses[0]
+    try:
+        bound = bind(record, node)
+    except CallError:
+        return []
+    original_args, original_keywords = node.args, node.keywords
+    found: list[tuple[str, str]] = []
+    before: list[ast.expr] = []
+    for param in bound.signature.params:
+        if param.kind not in {ParamKind.POSITIONAL_ONLY, ParamKind.POSITIONAL_OR_KEYWORD}:
+            break
+        value = bound.values.get(param.spelled)
+        if isinstance(value, ast.expr):
+            before.append(value)
+            continue
+        other = _other_value(param)
+        if other is not None and other[0] != "mode":
+            used = {param.spelled for param in bound.signature.params[: len(before) + 1]}
+            node.args = [*before, other[1][0]]
+            node.keywords = [
+                ast.keyword(name, item)
+                for name, item in bound.values.items()
+                if name not in used and isinstance(item, ast.expr)
+            ]
+            found.append((param.spelled, ast.unparse(tree)))
+        default = _literal_default(param)
+        if default is None:
+            break
+        before.append(default)
+    node.args, node.keywords = original_args, original_keywords
+    return found
+
+
+def _paddle_uses(api: str, tree: ast.Module) -> list[ast.Call]:
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and pycode.dotted_name(node.func) == api
+    ]
+
+
+def _paddle_keyword(record: Record, param: Param, node: ast.Call) -> str | None:
+    """The paddle parameter a torch parameter's value goes to in a hand-written paddle call,
+    when its row passes it on unchanged (same, rename, default_diff) and the call does not
+    pass that parameter yet; ``None`` otherwise."""
+    row = derived.row_for(record, param.spelled)
+    if row is None or derived.row_kind(row) not in {
+        RowKind.SAME,
+        RowKind.RENAME,
+        RowKind.DEFAULT_DIFF,
+    }:
+        return None
+    targets = [record.paddle_accepts.get(name, name) for name in derived.paddle_names(row)]
+    if len(targets) != 1 or targets[0].startswith("*") or row.convert is not None:
+        return None
+    target = targets[0]
+    if any(keyword.arg == target for keyword in node.keywords):
+        return None
+    signature = derived.parse(record.paddle_overloads[0]) if record.paddle_overloads else None
+    if signature is None:
+        return None
+    names = [p.name for p in signature.params]
+    if target not in names or names.index(target) < len(node.args):
+        return None
+    return target
+
+
+def recipe_parameter_forms(
+    record: Record, torch_code: str, paddle_code: str
+) -> list[tuple[str, str, str]]:
+    """``(probe id, torch code, paddle code)``: a hand-written example with one parameter its
+    first use of the API leaves at the default set to another value on both sides, where the
+    paddle code calls ``paddle_api`` and the row passes the value on unchanged."""
+    if record.paddle_api is None:
+        return []
+    try:
+        torch_tree, paddle_tree = parse_call(torch_code), parse_call(paddle_code)
+    except CallError:
+        return []
+    torch_uses, paddle_uses = (
+        _uses(record, torch_tree),
+        _paddle_uses(record.paddle_api, paddle_tree),
+    )
+    if not torch_uses or not paddle_uses:
+        return []
+    node, target_node = torch_uses[0], paddle_uses[0]
+    try:
+        bound = bind(record, node)
+    except CallError:
+        return []
+    found: list[tuple[str, str, str]] = []
+    for param in bound.signature.params:
+        if param.spelled in bound.values:
+            continue
+        other = _other_value(param)
+        target = _paddle_keyword(record, param, target_node) if other else None
+        if other is None or target is None:
+            continue
+        family, values = other
+        for value in values:
+            node.keywords.append(ast.keyword(param.name, value))
+            target_node.keywords.append(ast.keyword(target, copy.deepcopy(value)))
+            torch_text, paddle_text = ast.unparse(torch_tree), ast.unparse(paddle_tree)
+            node.keywords.pop()
+            target_node.keywords.pop()
+            label = f"={value.value!s}" if family == "mode" else ""
+            found.append((f"{family}:{param.name}{label}", torch_text, paddle_text))
     return found

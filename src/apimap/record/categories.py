@@ -170,6 +170,17 @@ class MissingReason(StrEnum):
         return phrases.MISSING_REASON_LABELS[self.value]
 
 
+class Needs(StrEnum):
+    """A device code needs that a verifying machine may lack."""
+
+    GPU = "gpu"
+
+    @property
+    def label(self) -> str:
+        """The Chinese name of what is needed."""
+        return phrases.NEEDS_LABELS[self.value]
+
+
 class ShapeOnly(StrEnum):
     """Why a result is compared by type, dtype and shape only (never its values)."""
 

@@ -127,7 +127,8 @@ def row_for(record: Record, torch_param: str) -> ParamRow | None:
 
 
 def executions(record: Record) -> list[tuple[Path, Execution]]:
-    """Every piece of code verify runs: calls, example cases and note examples, with paths.
+    """Every piece of code verify runs: calls, example cases, note examples and the cases of
+    alternatives, with paths.
 
     A case with one side only (imported so from a legacy page, reported by AM237) cannot run.
     """
@@ -141,6 +142,10 @@ def executions(record: Record) -> list[tuple[Path, Execution]]:
     for index, note in enumerate(record.notes):
         if note.example is not None and is_complete(note.example):
             found.append((("notes", index, "example"), note.example))
+    for index, alternative in enumerate(record.alternatives):
+        for case_index, case in enumerate(alternative.cases):
+            if is_complete(case):
+                found.append((("alternatives", index, "cases", case_index), case))
     return found
 
 

@@ -23,6 +23,7 @@ from apimap.record.categories import (
     ApiType,
     Category,
     MissingReason,
+    Needs,
     RowKind,
     Section,
     ShapeOnly,
@@ -68,7 +69,7 @@ ParamName = Annotated[str, StringConstraints(pattern=r"^(\*{1,2})?[A-Za-z_][A-Za
 """A parameter as a row writes it: ``dim``, ``*size`` for varargs, ``**kwargs``."""
 Identifier = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 PackageName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_.-]*$")]
-ProbeId = Annotated[str, StringConstraints(pattern=r"^(\*|[a-z_*]+(:[A-Za-z0-9_*]+)?)$")]
+ProbeId = Annotated[str, StringConstraints(pattern=r"^(\*|[a-z_*]+(:[A-Za-z0-9_*=.\-]+)?)$")]
 """A probe of ``apimap verify``: ``positional``, ``dtype:uint8``, ``scalar:other`` ..."""
 Url = Annotated[str, StringConstraints(pattern=r"^https://[^\s<>\"'`]+$")]
 Names = ParamName | list[ParamName]
@@ -161,6 +162,19 @@ class Execution(_Strict):
     """只比较类型、dtype 与形状的结果及原因（random 随机、uninitialized 未初始化、device
     只影响设备）；random 与 device 还须有一个按数值比较的结果，如统计量
     / results compared by type, dtype and shape only, with the reason."""
+
+    ranks: int | None = Field(default=None, ge=2, le=4)
+    """在几个进程组成的进程组中运行（gloo 后端，本机回环）：每侧启动这么多个进程，环境变量与
+    启动器（torchrun、paddle.distributed.launch）设置的相同，`setup` 中初始化进程组，输入表达式可用
+    `rank`；结果按进程逐个比较 / run in a process group of this many processes on each side
+    (gloo over loopback, the launcher's environment variables set; `setup` initialises the
+    group; inputs may use `rank`); results are compared rank by rank."""
+
+    needs: Needs | None = None
+    """这段代码需要而验证机器可能没有的设备：gpu 需要 GPU。没有时只确认两侧都因此报错，
+    徽章为部分验证并写明没有执行的部分 / a device the code needs that the verifying machine may
+    lack (gpu); without it verify only checks that both sides raise, and the badge says
+    partly verified, naming what did not run."""
 
 
 class Setup(_Strict):
@@ -314,6 +328,19 @@ class Imported(_Strict):
     ``apimap check`` reports each."""
 
 
+class Alternative(_Strict):
+    """另一种 Paddle 写法 / another way to write the call in paddle."""
+
+    paddle: ApiName
+    """Paddle API 全称，如 `paddle.cat`、`paddle.compat.max` / the paddle API."""
+
+    cases: list[Case] = Field(default_factory=list)
+    """改写示例；省略表示只需把 PyTorch API 的名称换成它、参数原样保留（验证时记录的每个调用
+    都这样运行），如 `paddle.cat` 之于 `torch.cat`
+    / rewrite cases; omitted: only the API's name changes and the arguments stay as torch
+    takes them (verify runs every call of the record so)."""
+
+
 class InplaceVariant(_Strict):
     """原位版本 / the in-place variant of the API."""
 
@@ -322,6 +349,10 @@ class InplaceVariant(_Strict):
 
     paddle: ApiName
     """对应的 Paddle 原位 API / its paddle counterpart."""
+
+    aliases: list[ApiName] = Field(default_factory=list)
+    """原位版本的其他名称，如 `torch.Tensor.clip_` 之于 `torch.Tensor.clamp_`
+    / other names of the torch in-place API."""
 
 
 class Record(_Strict):
@@ -369,6 +400,12 @@ class Record(_Strict):
     self_param: Identifier | None = None
     """Tensor 方法映射为 Paddle 函数时，接收该 Tensor 的 Paddle 参数，如 `x`
     / the paddle parameter that receives the object a torch method is called on."""
+
+    alternatives: list[Alternative] = Field(default_factory=list)
+    """其他写法：只需改名的 PyTorch 风格 API（如 `paddle.cat`、`paddle.compat.max`），或
+    `paddle_api` 在较早版本中不存在时可用的改写；在每个 Paddle 版本上验证，页面按版本给出改动最少的写法
+    / other ways: torch-style paddle APIs that take the call with only the name changed, or
+    a rewrite for releases that lack ``paddle_api``; verified on every release."""
 
     category: Category | None = None
     """映射分类；第 1–3 类可由参数映射推导，`apimap check --fix` 会填写

@@ -1,4 +1,5 @@
-"""The page a record gets: whether it has one, its name, and the other names that lead to it.
+"""The page a record gets: its name, the other names that lead to it, and whether the upstream
+documentation has a 差异对比 page for it.
 
 The one answer for the site, the pages for Paddle's docs, ``apimap scan`` and ``apimap coverage``.
 """
@@ -14,8 +15,9 @@ API_FOLDER = "api"
 """Per-API pages live in this folder of the site."""
 
 
-def has_page(record: Record) -> bool:
-    """Every record but 功能缺失 has a page; 功能缺失 records appear only in the tables."""
+def has_diff_page(record: Record) -> bool:
+    """Whether the upstream documentation has a 差异对比 page for the record: every record but
+    功能缺失 (those are only rows of its tables). On the site every record has a page."""
     return derived.category(record) is not Category.MISSING
 
 
@@ -23,7 +25,7 @@ def other_names(record: Record) -> list[str]:
     """The record's aliases and its in-place variant: each gets a row in the tables."""
     names = list(record.torch_aliases)
     if record.inplace is not None:
-        names.append(record.inplace.torch)
+        names += [record.inplace.torch, *record.inplace.aliases]
     return names
 
 

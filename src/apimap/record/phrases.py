@@ -87,12 +87,35 @@ MISSING_REASON_LABELS = {
 }
 """The five reasons the upstream documentation gives for a 功能缺失 API."""
 
+SURFACE_KIND_LABELS = {
+    "function": "函数",
+    "class": "类",
+    "method": "方法",
+    "property": "属性",
+    "attribute": "属性",
+    "dtype": "数据类型",
+    "constant": "常量",
+}
+"""The kinds of public names in the public-surface table."""
+
 SHAPE_ONLY_LABELS = {
     "random": "结果是随机的",
     "uninitialized": "结果是未初始化的内存",
     "device": "只影响设备，CPU 上无可比较的数值",
 }
 """Why a result's values are not compared."""
+
+NEEDS_LABELS = {"gpu": "GPU"}
+"""What a piece of code needs that a verifying machine may lack."""
+NOT_EXECUTED_NEEDS = "{where}需要 {needs}：验证的机器上没有，只确认了两侧都因此报错，结果没有比较"
+"""What stayed unproven for code that needs a device the machine lacks."""
+CODE_LABELS = {
+    "calls": "第 {number} 个调用",
+    "examples": "第 {number} 组转写示例的第 {case} 个",
+    "notes": "第 {number} 条注意事项的示例",
+    "alternatives": "第 {number} 种其他写法",
+}
+"""Where code lives in a record, as a page names it."""
 
 # Remarks of the parameter table.
 RENAMED = "仅参数名不一致"
@@ -145,14 +168,31 @@ WHEN = "{when}："
 PROBE_LABELS = {
     "positional": "按位置传入参数",
     "dtype": "{arg} 类型的输入",
+    "int": "{arg} 类型的整数输入",
     "scalar": "`{arg}` 为 Python 浮点数",
     "int_scalar": "`{arg}` 为 Python 整数",
     "int_mix": "int32 与 int64 的输入混用",
+    "broadcast": "需要广播的输入",
     "unbatched": "不带批维度的输入",
     "empty": "没有元素的 Tensor",
     "zero_dim": "0 维 Tensor",
+    "edge:nan": "含 NaN 的输入",
+    "edge:inf": "含 inf 与 -inf 的输入",
+    "edge:negzero": "含 -0.0 的输入",
+    "edge:zeros": "全为 0 的输入",
+    "edge:large": "很大的数值（平方会溢出）",
+    "edge:small": "很小的数值（平方会下溢为 0）",
+    "edge:negative": "负数输入",
+    "edge:mask": "全为 False 的布尔掩码",
+    "positional:*": "按位置传入参数直到 `{arg}`，`{arg}` 取非默认值",
+    "flag": "`{arg}` 取相反的布尔值",
+    "value": "`{arg}` 取非默认值",
+    "mode": "`{param}` 为 `{value}`",
+    "eval": "层处于 eval 模式",
+    "state_dict": "state_dict 的名称、形状与是否训练",
+    "init": "新建层的默认初始化",
 }
-"""Probe id (the part before ``:``) -> what the probe tries, for the behaviour table."""
+"""Probe id, or the family before its ``:`` -> what the probe tries, for the behaviour table."""
 
 SAME_BEHAVIOUR = "一致"
 DIFFERS_RAISES = "不一致：Paddle 报错"
@@ -163,6 +203,99 @@ ACCEPTED = "{verdict}，可以接受：{reason}"
 
 RELEASE_RANGE = "适用于 Paddle {low}–{high}"
 RELEASE_ONLY = "只适用于 Paddle {version}"
+
+# What each paddle release needs (apimap.releases): sentences from the measured facts.
+OUTCOME_RAISES = "报错（{error}）"
+OUTCOME_DIFFERS = {
+    "values": "结果的数值不同",
+    "dtype": "结果的数据类型不同",
+    "shape": "结果的形状不同",
+    "type": "结果的类型不同",
+    "grad": "是否计算梯度不同",
+    "layout": "结果的布局不同",
+    "length": "结果的长度不同",
+    "keys": "结果的键不同",
+}
+OUTCOME_OTHER = {
+    "timeout": "运行超时",
+    "crash": "进程异常退出",
+    "failed": "无法运行",
+}
+WAY_DROP_IN = "把 `{torch}` 换成 `{paddle}`，参数原样保留"
+WAY_ACCEPTING = "使用 `{paddle}`，可以沿用 PyTorch 的参数名 {names}"
+WAY_ACCEPTING_AS_TORCH = "使用 `{paddle}`，参数可以照 PyTorch 的写法逐个传入"
+WAY_PORTABLE = "使用 `{paddle}`，参数按上表改写"
+WAY_REWRITE = "改用 `{paddle}`，写法见下面的示例"
+WAY_EXAMPLES = "按本页的示例改写"
+NOT_MEASURED = "还没有在这些版本上验证。"
+API_MISSING = "没有 `{api}`。"
+CATEGORY_THERE = "本页的映射在这些版本上属于「{label}」。"
+NAMES_NOT_TAKEN = "不接受 PyTorch 的参数名 {torch}，要写作 {paddle}。"
+PARAMS_MISSING = "`{api}` 没有参数 {names}，这些版本上不能传入。"
+PAGE_FAILS = "按本页的写法运行时{outcomes}。"
+PROBE_THERE = "{probe}时{outcome}"
+PROBE_DIFFERS = "结果与 PyTorch 不同"
+PROBE_AGREES = "结果与 PyTorch 一致"
+PROBE_NOT_RUN = "没有运行"
+MAX_PROBES_SHOWN = 4
+MORE_PROBES = "，另有 {count} 处"
+BEHAVES_OTHERWISE = "与 Paddle {pinned} 的行为不同：{items}{more}。"
+BEST_WAY = "改动最少的写法：{way}。"
+OTHER_WAYS = "也可以：{ways}。"
+NO_WAY = "这些版本上没有验证过的写法。"
+OLDER_CATEGORY = "Paddle {releases} 上属于「{label}」"
+ACCEPTED_FROM = "Paddle {version} 起也接受 PyTorch 的参数名 {names}。"
+CHANGE_KINDS = {
+    "api_missing": "没有这个 API",
+    "signature": "参数名或参数不同",
+    "results": "按页面写法运行的结果不同",
+    "behaviour": "探测的行为不同",
+    "ways": "可用的写法不同",
+}
+"""What makes an older release need something else, in the order the changelog lists them."""
+
+PINNED_TORCH = "本页的事实由 PyTorch {torch} 与 Paddle {paddle} 运行得出。"
+VISION_TORCH = (
+    "torchvision {torchvision} 只能配合 torch {vision} 运行，因此 torchvision 的页面用 torch {vision} 验证"
+    "（其余页面用 torch {torch}）。"
+)
+NO_SIGNATURE = "{kind}，没有参数。"
+"""Under the name of an attribute or a constant, where a function shows its signature."""
+
+SITE_TITLE = "PyTorch → Paddle API 映射"
+PAGE_TITLES = {
+    "index": SITE_TITLE,
+    "tables": "映射表",
+    "tables/missing": "功能缺失的 API",
+    "reverse": "反向查找：从 Paddle API 找 PyTorch API",
+    "category/index": "映射分类",
+    "migration": "迁移注意事项",
+    "changelog": "Paddle 版本间的变化",
+    "rules": "检查规则",
+    "search": "搜索",
+    "404": "找不到页面",
+}
+"""The titles of the site's generated pages (the per-section pages add the section's name)."""
+SPHINX_WORDS = {
+    "Link to this heading": "链接到本标题",
+    "Search": "搜索",
+    "Contents": "目录",
+    "Next": "下一页",
+    "Previous": "上一页",
+    "Home": "首页",
+}
+"""English words Sphinx and its theme write into pages, and what the site says instead."""
+THEME_NAVIGATION_LABEL = ("Toggle navigation of ", "展开或收起：")
+"""The label furo gives each expander of the sidebar, and the site's."""
+FOOTER_VERSIONS = (
+    "PyTorch {torch}（torchvision {torchvision} 的页面用 torch {vision}）与 Paddle {paddle}"
+)
+"""What the footer of every page says the records are verified against."""
+SECTION_TABLE_TITLE = "映射表：{section}"
+SECTION_MIGRATION_TITLE = "迁移注意事项：{section}"
+PART_TITLE = "{title}（{part}）"
+PART_LABEL = "第 {part} 部分"
+REVERSE_PART_TITLE = "反向查找：{namespace}"
 
 VERIFIED = "已验证：{versions}"
 PARTLY_VERIFIED = "部分验证：{versions}"

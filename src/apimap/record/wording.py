@@ -176,6 +176,13 @@ def api_kind_line(record: Record) -> str | None:
 
 def probe_label(probe: str) -> str:
     """``dtype:uint8`` -> uint8 类型的输入; an unknown probe id is shown as it is."""
+    exact = phrases.PROBE_LABELS.get(probe)
+    if exact is not None:
+        return exact
     name, _, arg = probe.partition(":")
-    template = phrases.PROBE_LABELS.get(name)
-    return template.format(arg=arg) if template else probe
+    template = phrases.PROBE_LABELS.get(f"{name}:*" if arg else name)
+    template = template or phrases.PROBE_LABELS.get(name)
+    if template is None:
+        return probe
+    param, _, value = arg.partition("=")
+    return template.format(arg=arg, param=param, value=value)

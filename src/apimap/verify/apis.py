@@ -55,12 +55,16 @@ _COMPATIBLE = {
 
 
 def check(job: dict[str, Any]) -> dict[str, Any]:
-    """One side's checks: ``{"issues": [...], "facts": {...}}``."""
+    """One side's checks: ``{"issues": [...], "facts": {...}}``. Besides what the signature
+    checks establish, the facts say which of the names exist (``exists``), the parameters
+    of the library's first signature (``params``) and which torch-style names the API
+    takes (``accepts``): what a page says about each paddle release."""
     issues: list[Issue] = []
-    facts: dict[str, Any] = {"signature": "none", "opaque": []}
+    facts: dict[str, Any] = {"signature": "none", "opaque": [], "exists": {}, "accepts": {}}
     api: str = job["api"]
     where: Path = tuple(job["where"])
     resolved = _resolve(api, where, issues)
+    facts["exists"][api] = resolved is not None
     if resolved is not None:
         actual = api_type_of(resolved)
         facts["api_type"] = actual
@@ -80,7 +84,7 @@ def check(job: dict[str, Any]) -> dict[str, Any]:
             older = bool(job.get("older_release"))
             _signatures(resolved, signatures, accepts, issues, facts, ignored, older)
     for path, name in job.get("names") or []:
-        _resolve(name, tuple(path), issues)
+        facts["exists"][name] = _resolve(name, tuple(path), issues) is not None
     if job.get("candidates") is not None:
         facts["candidates"] = list(candidates(job["candidates"]))
     for call in job.get("calls") or []:
@@ -120,6 +124,8 @@ def _signatures(
         actual = None
     if actual is not None:
         facts["signature"] = "read"
+        if actual.overloads:
+            facts["params"] = [param.spelled for param in actual.overloads[0].params]
         opaque: set[str] = set()
         for where, text in signatures:
             try:
@@ -136,7 +142,10 @@ def _signatures(
                 issues.append(Issue(drift.code, where, drift.detail))
             opaque |= _opaque_defaults(actual, [p.spelled for p in recorded.params if p.default])
         facts["opaque"] = sorted(opaque)
-    issues += _check_accepts(resolved, actual, accepts)
+    for alias, accepted, issue in _check_accepts(resolved, actual, accepts):
+        facts["accepts"][alias] = accepted
+        if issue is not None:
+            issues.append(issue)
 
 
 def _without(
@@ -267,12 +276,14 @@ def _required(actual: ApiSignatures | None) -> list[str]:
 
 def _check_accepts(
     paddle: Resolved, actual: ApiSignatures | None, accepts: dict[str, str]
-) -> Iterator[Issue]:
+) -> Iterator[tuple[str, bool, Issue | None]]:
+    """For each torch-style name: whether the API takes it, and the problem if it does not."""
     documented = documented_aliases(getattr(paddle.obj, "__doc__", None))
     for alias, target in accepts.items():
         where = ("paddle_accepts", alias)
         if alias.startswith("*"):
-            yield from _check_varargs(paddle, alias, target, where)
+            problems = list(_check_varargs(paddle, alias, target, where))
+            yield alias, not problems, (problems[0] if problems else None)
             continue
         if actual is not None and not any(o.find(target) for o in actual.overloads):
             detail = f"`{target}` 不是 `{paddle.api}` 的参数 (not a parameter)"
@@ -282,19 +293,21 @@ def _check_accepts(
             detail = f"`{alias}` 本身就是 Paddle 的参数，不是别名 (a parameter of its own)"
         elif alias in documented:
             if documented[alias] == target:
+                yield alias, True, None
                 continue
             detail = f"文档中 `{alias}` 是 `{documented[alias]}` 的别名 (docstring: alias of it)"
         else:
             function = _bound_method(paddle)
             accepted = call_accepts(function, alias, target, _required(actual), _probe_values())
             if accepted:
+                yield alias, True, None
                 continue
             detail = (
                 f"调用时 `{alias}` 被拒绝 (rejected by a call)"
                 if accepted is False
                 else f"文档未提到 `{alias}`，调用也无法证实 (undocumented, not provable by a call)"
             )
-        yield Issue(ALIAS_NOT_ACCEPTED.code, where, detail)
+        yield alias, False, Issue(ALIAS_NOT_ACCEPTED.code, where, detail)
 
 
 def _check_varargs(paddle: Resolved, alias: str, target: str, where: Path) -> Iterator[Issue]:

@@ -15,9 +15,11 @@ through ``PYTHONPATH``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -205,3 +207,24 @@ def check_versions(environment: Environment, installed: dict[str, str]) -> None:
             f"{environment.name} 环境的版本与固定版本不符 (installed versions differ from the "
             f"pins)：{listed}；请运行 {environment.setup}"
         )
+
+
+class VerificationUnavailable(RuntimeError):
+    """The libraries a verification needs are not installed in the interpreter running it."""
+
+    def __init__(self, missing: list[str]) -> None:
+        super().__init__("、".join(missing))
+        self.missing = missing
+
+
+def missing_here(names: Iterable[str], known: dict[str, Environment]) -> list[str]:
+    """The pinned libraries of the environments ``names`` that run in this interpreter (the
+    main torch and paddle sides) and are not installed in it; looked up without importing."""
+    missing = {
+        library
+        for name in names
+        if known[name].python == sys.executable
+        for library in known[name].pins
+        if importlib.util.find_spec(library) is None
+    }
+    return sorted(missing)

@@ -9,7 +9,7 @@ warning (AM816).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from apimap.checking.rules.base import Rule
@@ -25,15 +25,15 @@ from apimap.checking.rules.catalog.am815_probe_difference import RULE as PROBE_D
 from apimap.checking.rules.catalog.am816_stale_acknowledgement import RULE as STALE_ACKNOWLEDGEMENT
 from apimap.checking.rules.catalog.am818_missing_candidate import RULE as MISSING_CANDIDATE
 from apimap.checking.rules.registry import RULES_BY_CODE
-from apimap.files.stamps import ProbeResult, Proven, Release
-from apimap.record import derived
+from apimap.files.stamps import NOT_RUN, OK, ProbeOutcome, ProbeResult, Proven, Release
+from apimap.record import derived, phrases
 from apimap.record.categories import Category
 from apimap.record.location import Path
 from apimap.record.model import Record
 from apimap.verify import probes
-from apimap.verify.plan import RecordPlan, RunSpec
+from apimap.verify.plan import RecordPlan, RunSpec, key_of
 from apimap.verify.pool import JobResult
-from apimap.verify.values import Tolerance, comparable, compare, result_dtype
+from apimap.verify.values import comparable, compare, result_dtype
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,10 @@ class Judgement:
     findings: list[Finding] = field(default_factory=list)
     behaviour: list[ProbeResult] = field(default_factory=list)
     proven: Proven = field(default_factory=Proven)
+    outcomes: dict[str, str] = field(default_factory=dict)
+    """Run key -> how the record's own code ran (:attr:`apimap.stamps.Release.runs`)."""
+    paddle_facts: dict[str, Any] = field(default_factory=dict)
+    """What the paddle side's API checks established (names, parameters, accepted names)."""
 
     @property
     def blocks_stamp(self) -> bool:
@@ -163,7 +167,7 @@ def _compare_outputs(
         compared += 1
         tolerance = spec.tolerance
         if name in spec.shape_only:
-            tolerance = Tolerance(tolerance.rtol, tolerance.atol, False, tolerance.grad)
+            tolerance = replace(tolerance, values=False)
         messages += compare(name, left, right, tolerance)
     return messages, compared, setup
 
@@ -185,25 +189,46 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
     return findings
 
 
+def _lacks_device(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
+    """Code that needs a device this machine lacks, which both sides refused to run."""
+    return spec.needs is not None and not torch.get("ok") and not paddle.get("ok")
+
+
+def code_label(path: Path) -> str:
+    """Where code lives in a record, as a reader names it: 第 1 个调用, 转写示例 2 …"""
+    kind = path[0]
+    number = int(path[1]) + 1 if len(path) > 1 and isinstance(path[1], int) else 1
+    if kind == "calls":
+        return phrases.CODE_LABELS["calls"].format(number=number)
+    if kind == "notes":
+        return phrases.CODE_LABELS["notes"].format(number=number)
+    if kind == "alternatives":
+        return phrases.CODE_LABELS["alternatives"].format(number=number)
+    case = int(path[3]) + 1 if len(path) > 3 and isinstance(path[3], int) else 1
+    return phrases.CODE_LABELS["examples"].format(number=number, case=case)
+
+
 def _informative(torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
-    """A probe torch rejects tells nothing, nor one whose setup code paddle rejects: the
-    difference is then in the code around the API, not in the API."""
+    """A probe torch rejects tells nothing, nor one that changes nothing (``inapplicable``),
+    nor one whose setup code paddle rejects: the difference is then in the code around the
+    API, not in the API."""
     return bool(torch.get("ok")) and paddle.get("stage") != "setup"
 
 
 def _probe_result(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> ProbeResult:
-    assert spec.probe is not None and spec.call is not None
+    assert spec.probe is not None
     torch_summary, paddle_summary = _summary(torch, spec), _summary(paddle, spec)
+    where = spec.path
     if not torch.get("ok"):
-        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, False)
+        return ProbeResult(spec.probe, where, torch_summary, paddle_summary, False)
     if not paddle.get("ok"):
         detail = f"Paddle 报错 (paddle raises)：{paddle.get('error', '')}"
-        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, True, detail)
+        return ProbeResult(spec.probe, where, torch_summary, paddle_summary, True, detail)
     messages, _compared, setup = _compare_outputs(spec, torch["values"], paddle["values"])
     if setup or messages:
         detail = messages[0] if messages else setup[0].detail
-        return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, True, detail)
-    return ProbeResult(spec.probe, spec.call, torch_summary, paddle_summary, False)
+        return ProbeResult(spec.probe, where, torch_summary, paddle_summary, True, detail)
+    return ProbeResult(spec.probe, where, torch_summary, paddle_summary, False)
 
 
 def _candidates(record: Record, facts: dict[str, Any]) -> list[Finding]:
@@ -262,6 +287,7 @@ def judge(
     torch_runs, paddle_runs = runs
     executed = 0
     probe_count = 0
+    not_run: list[str] = []
     if torch_runs is not None and paddle_runs is not None and plan.runs:
         failure = _job_failure(torch_runs, ()) or _job_failure(paddle_runs, ())
         torch_outcomes = _outcomes(torch_runs, len(plan.runs))
@@ -272,15 +298,25 @@ def judge(
             findings.append(failure)
         else:
             for spec, torch, paddle in zip(plan.runs, torch_outcomes, paddle_outcomes, strict=True):
-                if spec.probe is None:
+                if spec.probe is None and _lacks_device(spec, torch, paddle):
+                    assert spec.needs is not None
+                    judgement.outcomes[spec.key] = f"needs:{spec.needs}"
+                    not_run.append(
+                        phrases.NOT_EXECUTED_NEEDS.format(
+                            where=code_label(spec.path), needs=spec.needs.label
+                        )
+                    )
+                elif spec.probe is None:
                     own = _own_run(spec, torch, paddle)
                     findings += own
                     executed += not own
+                    judgement.outcomes[spec.key] = _outcome(torch, paddle, own)
                 else:
-                    probe_count += 1
+                    probe_count += torch.get("stage") != "inapplicable"
                     if _informative(torch, paddle):
                         judgement.behaviour.append(_probe_result(spec, torch, paddle))
     findings += _acknowledge(record, judgement.behaviour)
+    judgement.paddle_facts = paddle_facts
     cases = sum(1 for path, _ in derived.executions(record) if path[0] != "calls")
     judgement.proven = Proven(
         signatures={
@@ -290,9 +326,42 @@ def judge(
         calls=len(record.calls),
         cases=cases,
         probes=probe_count,
-        unproven=_unproven(record, torch_facts, paddle_facts, executed),
+        unproven=[*_unproven(record, torch_facts, paddle_facts, executed + len(not_run)), *not_run],
     )
     return judgement
+
+
+_DIFFERENCE_KINDS = (
+    ("形状不同", "shape"),
+    ("dtype 不同", "dtype"),
+    ("类型不同", "type"),
+    ("梯度", "grad"),
+    ("布局不同", "layout"),
+    ("长度不同", "length"),
+    ("键不同", "keys"),
+)
+"""What a comparison message says differs -> its kind (values otherwise)."""
+
+
+def _outcome(torch: dict[str, Any], paddle: dict[str, Any], findings: list[Finding]) -> str:
+    """How a run of the record's own code went, as a stamp records it."""
+    if not torch.get("ok"):
+        return f"torch:{torch.get('stage', 'failed')}"
+    if not paddle.get("ok"):
+        stage = str(paddle.get("stage", "failed"))
+        if stage in {"timeout", "crash", "internal", "inputs", "outputs"}:
+            return stage
+        error = str(paddle.get("error", ""))
+        kind = error.split(":", 1)[0].strip() or "Exception"
+        return f"raises:{kind}"
+    differing = [f for f in findings if f.rule is DIFFERS]
+    if differing:
+        detail = differing[0].detail
+        kind = next((name for text, name in _DIFFERENCE_KINDS if text in detail), "values")
+        return f"differs:{kind}"
+    if findings:
+        return "setup"
+    return OK
 
 
 def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
@@ -306,7 +375,7 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
         if explained is not None:
             behaviour[index] = ProbeResult(
                 result.probe,
-                result.call,
+                result.where,
                 result.torch,
                 result.paddle,
                 True,
@@ -317,7 +386,7 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
         findings.append(
             Finding(
                 PROBE_DIFFERENCE,
-                ("calls", result.call),
+                result.where,
                 f"`{result.probe}`：torch {result.torch}，paddle {result.paddle}；{result.detail}",
             )
         )
@@ -333,45 +402,46 @@ def _acknowledge(record: Record, behaviour: list[ProbeResult]) -> list[Finding]:
     return findings
 
 
-MAX_DIFFERENCES = 8
-"""A release that differs in more places is summarised after this many lines."""
-LINE_LENGTH = 200
 _BEHAVIOUR = {PROBE_DIFFERENCE.code, STALE_ACKNOWLEDGEMENT.code}
 """Probe findings: the probe results themselves are compared instead."""
 
 
-def release_result(pinned: Judgement, other: Judgement) -> Release:
-    """Whether the mapping holds on another paddle release as on the pinned one, and what
-    differs: errors the pinned release does not have, and probes that behave otherwise."""
-    known = {(f.rule.code, f.where, f.detail) for f in pinned.findings}
-    lines: list[str] = []
-    for found in other.findings:
-        if found.rule.code in _BEHAVIOUR or found.rule.severity.value != "error":
-            continue
-        if (found.rule.code, found.where, found.detail) not in known:
-            lines.append(f"{found.rule.code} {_where(found.where)}：{found.detail}")
-    measured = {(result.probe, result.call): result for result in other.behaviour}
-    for result in pinned.behaviour:
-        there = measured.get((result.probe, result.call))
-        where = f"`{result.probe}`（calls[{result.call}]）"
-        if there is None:
-            lines.append(f"{where}：未能运行 (did not run)")
-        elif there.paddle != result.paddle or there.differs != result.differs:
-            lines.append(f"{where}：Paddle {there.paddle}，固定版本为 {result.paddle}")
-    unique = list(dict.fromkeys(_cut(line) for line in lines))
-    if len(unique) > MAX_DIFFERENCES:
-        rest = len(unique) - MAX_DIFFERENCES + 1
-        unique = [*unique[: MAX_DIFFERENCES - 1], f"另有 {rest} 处不同 ({rest} more)"]
-    return Release(not unique, unique)
+def probe_key(result: ProbeResult) -> str:
+    """``dtype:float16@calls[0]``: a probe result's name in a stamp."""
+    return f"{result.probe}@{key_of(result.where)}"
 
 
-def _where(path: Path) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
-def _cut(line: str) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= LINE_LENGTH else line[: LINE_LENGTH - 1] + "…"
+def release_facts(record: Record, judgement: Judgement, pinned: Judgement | None) -> Release:
+    """What ``judgement`` measured on one release, as its stamp keeps it; ``pinned`` is the
+    pinned release's judgement (``None`` for the pinned release itself, which holds)."""
+    facts = judgement.paddle_facts
+    exists: dict[str, bool] = dict(facts.get("exists", {}))
+    api = exists.pop(record.paddle_api, True) if record.paddle_api else True
+    params = facts.get("params")
+    probes: dict[str, ProbeOutcome] = {}
+    holds = True
+    if pinned is not None:
+        known = {(f.rule.code, f.where, f.detail) for f in pinned.findings}
+        for found in judgement.findings:
+            if found.rule.code in _BEHAVIOUR or found.rule.severity.value != "error":
+                continue
+            if (found.rule.code, found.where, found.detail) not in known:
+                holds = False
+        measured = {probe_key(result): result for result in judgement.behaviour}
+        for result in pinned.behaviour:
+            key = probe_key(result)
+            there = measured.get(key)
+            if there is None:
+                probes[key] = ProbeOutcome(NOT_RUN, True)
+            elif there.paddle != result.paddle or there.differs != result.differs:
+                probes[key] = ProbeOutcome(there.paddle, there.differs)
+        holds = holds and not probes
+    return Release(
+        holds=holds,
+        api=bool(api),
+        params=None if params is None else [str(name) for name in params],
+        accepts={str(k): bool(v) for k, v in facts.get("accepts", {}).items()},
+        names={str(k): bool(v) for k, v in sorted(exists.items())},
+        runs=dict(sorted(judgement.outcomes.items())),
+        probes=dict(sorted(probes.items())),
+    )

@@ -11,6 +11,7 @@ paddle side of a record can start as soon as its torch side is done.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import queue
 import select
@@ -39,6 +40,8 @@ class Job:
     id: int
     kind: str
     payload: dict[str, Any]
+    timeout: float | None = None
+    """Seconds the job may take (``None``: the pool's timeout)."""
 
 
 @dataclass
@@ -210,6 +213,8 @@ class Worker:
 
 
 _STOP = None
+_URGENT, _NORMAL, _LAST = 0, 1, 2
+"""Queue priorities: jobs a caller is waiting for right now, the rest, then the stop signals."""
 
 
 class WorkerPool:
@@ -233,7 +238,10 @@ class WorkerPool:
         self.versions: dict[str, str] = {}
         self.started = 0
         """Workers started so far (replacements included)."""
-        self._jobs: queue.Queue[tuple[Job, Future[JobResult]] | None] = queue.Queue()
+        self._jobs: queue.PriorityQueue[tuple[int, int, tuple[Job, Future[JobResult]] | None]] = (
+            queue.PriorityQueue()
+        )
+        self._order = itertools.count()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
 
@@ -277,15 +285,16 @@ class WorkerPool:
             self._threads.append(thread)
         return self.versions
 
-    def submit(self, job: Job) -> Future[JobResult]:
-        """Queue a job; its future holds the result."""
+    def submit(self, job: Job, urgent: bool = False) -> Future[JobResult]:
+        """Queue a job; its future holds the result. An ``urgent`` job goes before every job
+        that is not (jobs of the same priority run in the order they came)."""
         future: Future[JobResult] = Future()
-        self._jobs.put((job, future))
+        self._jobs.put((_URGENT if urgent else _NORMAL, next(self._order), (job, future)))
         return future
 
     def _serve(self, worker: Worker | None) -> None:
         while True:
-            item = self._jobs.get()
+            _priority, _order, item = self._jobs.get()
             if item is _STOP:
                 if worker is not None:
                     worker.close()
@@ -294,7 +303,7 @@ class WorkerPool:
             try:
                 if worker is None:
                     worker = self._start_worker()
-                result = worker.run(job, self.timeout)
+                result = worker.run(job, job.timeout or self.timeout)
                 if result.timed_out or result.crashed is not None:
                     worker.kill()
                     worker = None
@@ -305,7 +314,7 @@ class WorkerPool:
     def close(self) -> None:
         """Stop every worker once the queued jobs are done."""
         for _ in self._threads:
-            self._jobs.put(_STOP)
+            self._jobs.put((_LAST, next(self._order), _STOP))
         for thread in self._threads:
             thread.join()
         self._threads = []

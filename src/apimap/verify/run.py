@@ -52,20 +52,22 @@ from apimap.record import derived
 from apimap.record.location import Path as DataPath
 from apimap.record.model import Record
 from apimap.record.paths import relative_to_mappings
-from apimap.record.pins import pins_for
+from apimap.record.pins import PADDLE_VERSION, pins_for
 from apimap.verify.environments import (
     MAIN_PADDLE,
     Environment,
+    VerificationUnavailable,
     check_versions,
     create_release_environment,
     environments,
+    missing_here,
     older_releases,
     release_environment_name,
     torch_environment,
 )
-from apimap.verify.evaluate import Judgement, judge, release_result
+from apimap.verify.evaluate import Judgement, judge, release_facts
 from apimap.verify.parts import Part
-from apimap.verify.plan import RecordPlan, plan
+from apimap.verify.plan import RecordPlan, RunSpec, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
 from apimap.verify.runtime import RUN_SECONDS, labels
 from apimap.verify.sandbox import Sandbox, detect
@@ -229,6 +231,11 @@ class _Pools:
         self.run_seconds = min(RUN_SECONDS, timeout / 2)
         """Each run's own limit (Python code is interrupted; the job's timeout stops the rest)."""
 
+    def batch_timeout(self, runs: int) -> float:
+        """The seconds a job of ``runs`` runs may take: the timeout, or each run's own limit
+        for every run where that is longer (a batch of heavy runs is not a hang)."""
+        return max(self.timeout, runs * self.run_seconds)
+
     def start(self, names: set[str]) -> None:
         """Start the pools of ``names`` (in parallel); raise if one cannot start."""
         errors: list[Exception] = []
@@ -267,14 +274,36 @@ class _Pools:
         self.pools = {}
 
 
+BATCH_RUNS = 16
+"""The most runs one job holds: a record's runs go in batches (a call with its probes, cut
+to this size), so a record's work spreads over the workers and the timeout applies to each
+batch rather than to hundreds of probes at once."""
+
+
+def batches(runs: list[RunSpec]) -> list[list[int]]:
+    """The indices of ``runs`` grouped into jobs: the runs of each call (its own code and its
+    probes, which build the same layers and share their weights within a job) or of each
+    example, at most :data:`BATCH_RUNS` at a time, in order."""
+    groups: dict[object, list[int]] = {}
+    for index, spec in enumerate(runs):
+        key = ("call", spec.call) if spec.call is not None else ("code", spec.path)
+        groups.setdefault(key, []).append(index)
+    found = []
+    for indices in groups.values():
+        found += [indices[i : i + BATCH_RUNS] for i in range(0, len(indices), BATCH_RUNS)]
+    return found
+
+
 @dataclass
 class _Pending:
-    """The futures of one record's jobs; the paddle side's per paddle environment."""
+    """The futures of one record's jobs: a torch job per batch of runs, and the paddle side's
+    per batch and paddle environment."""
 
+    batches: list[list[int]] = field(default_factory=list)
     torch_check: Future[JobResult] | None = None
-    torch_runs: Future[JobResult] | None = None
+    torch_runs: list[Future[JobResult]] = field(default_factory=list)
     paddle_checks: dict[str, Future[JobResult]] = field(default_factory=dict)
-    paddle_runs: dict[str, Future[JobResult]] = field(default_factory=dict)
+    paddle_runs: dict[str, list[Future[JobResult]]] = field(default_factory=dict)
 
 
 class _Ids:
@@ -297,29 +326,28 @@ def _submit(
 ) -> list[_Pending]:
     pending: list[_Pending] = []
     for record, record_plan in zip(records, plans, strict=True):
-        item = _Pending(paddle_runs={name: Future() for name in paddles})
+        item = _Pending(paddle_runs={name: [] for name in paddles})
         pending.append(item)
         torch = pools.pools.get(torch_environment(record.torch_api))
         if torch is None:
-            for future in item.paddle_runs.values():
-                future.set_result(JobResult(0))
             continue
         item.torch_check = torch.submit(Job(ids(), "check", record_plan.torch_check))
         for name in paddles:
             if record_plan.paddle_check is not None:
                 check = Job(ids(), "check", record_plan.paddle_check)
                 item.paddle_checks[name] = pools.pools[name].submit(check)
-        if not record_plan.runs:
-            for future in item.paddle_runs.values():
-                future.set_result(JobResult(0))
-            continue
-        specs = [spec.spec("torch", seconds=pools.run_seconds) for spec in record_plan.runs]
-        item.torch_runs = torch.submit(Job(ids(), "runs", {"runs": specs}))
-        for name in paddles:
-            target = item.paddle_runs[name]
-            item.torch_runs.add_done_callback(
-                _then_paddle(record_plan, target, pools.pools[name], ids)
+        item.batches = batches(record_plan.runs)
+        for batch in item.batches:
+            runs = [record_plan.runs[index] for index in batch]
+            specs = [spec.spec("torch", seconds=pools.run_seconds) for spec in runs]
+            torch_future = torch.submit(
+                Job(ids(), "runs", {"runs": specs}, pools.batch_timeout(len(runs)))
             )
+            item.torch_runs.append(torch_future)
+            for name in paddles:
+                target: Future[JobResult] = Future()
+                item.paddle_runs[name].append(target)
+                torch_future.add_done_callback(_then_paddle(runs, target, pools.pools[name], ids))
     return pending
 
 
@@ -344,7 +372,11 @@ def _paddle_job(job_id: int, specs: list[dict[str, Any]], torch_result: JobResul
 
 
 def _then_paddle(
-    record_plan: RecordPlan, target: Future[JobResult], paddle: WorkerPool, ids: _Ids
+    runs: list[RunSpec],
+    target: Future[JobResult],
+    paddle: WorkerPool,
+    ids: _Ids,
+    urgent: bool = False,
 ) -> Callable[[Future[JobResult]], None]:
     paddle_seconds = min(RUN_SECONDS, paddle.timeout / 2)
 
@@ -356,18 +388,20 @@ def _then_paddle(
             return
         outcomes = torch_result.data.get("runs") if torch_result.data else None
         if not isinstance(outcomes, list):  # the torch job died: its runs are judged alone
-            target.set_result(JobResult(0, {"runs": [SKIPPED] * len(record_plan.runs)}))
+            target.set_result(JobResult(0, {"runs": [SKIPPED] * len(runs)}))
             return
         wanted = [
             index
-            for index, (spec, outcome) in enumerate(zip(record_plan.runs, outcomes, strict=True))
+            for index, (spec, outcome) in enumerate(zip(runs, outcomes, strict=True))
             if spec.probe is None or (isinstance(outcome, dict) and outcome.get("ok"))
         ]
         specs = [
-            record_plan.runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
+            runs[index].spec("paddle", _weights(outcomes[index]), paddle_seconds)
             for index in wanted
         ]
-        future = paddle.submit(_paddle_job(ids(), specs, torch_result))
+        job = _paddle_job(ids(), specs, torch_result)
+        job.timeout = max(paddle.timeout, len(specs) * paddle_seconds)
+        future = paddle.submit(job, urgent)
         future.add_done_callback(lambda finished: _forward(finished, target, wanted, len(outcomes)))
 
     return submit
@@ -398,8 +432,8 @@ def _forward(
 
 def _job_seconds(item: _Pending) -> float:
     """The seconds a record's jobs took in the workers (they have all ended)."""
-    futures = [item.torch_check, item.torch_runs]
-    futures += [*item.paddle_checks.values(), *item.paddle_runs.values()]
+    futures = [item.torch_check, *item.torch_runs, *item.paddle_checks.values()]
+    futures += [future for batch in item.paddle_runs.values() for future in batch]
     return sum(future.result().seconds for future in futures if future is not None)
 
 
@@ -419,42 +453,57 @@ def _runs(
     ids: _Ids,
     paddle_name: str = MAIN_PADDLE,
 ) -> tuple[JobResult | None, JobResult | None]:
-    """The record's run results on one paddle environment; when a whole job died, each run
-    again on its own, so that the run that hangs or crashes is reported where it is and the
-    others still count."""
-    torch_result, paddle_result = _result(item.torch_runs), item.paddle_runs[paddle_name].result()
-    if not (_failed(torch_result) or _failed(paddle_result)):
-        return torch_result, paddle_result
-    if len(record_plan.runs) == 1:
-        return _as_run(torch_result), _as_run(paddle_result)
+    """The record's run results on one paddle environment, its batches put together in the
+    order of the runs; a batch whose job died is run again one run per job (all at once), so
+    that the run that hangs or crashes is reported where it is and the others still count."""
+    if not record_plan.runs or not item.torch_runs:
+        return None, None
+    torch_outcomes: list[Any] = [None] * len(record_plan.runs)
+    paddle_outcomes: list[Any] = [None] * len(record_plan.runs)
+    seconds = 0.0
+    for batch, torch_future, paddle_future in zip(
+        item.batches, item.torch_runs, item.paddle_runs[paddle_name], strict=True
+    ):
+        torch_result, paddle_result = torch_future.result(), paddle_future.result()
+        runs = [record_plan.runs[index] for index in batch]
+        if _failed(torch_result) or _failed(paddle_result):
+            torch_result, paddle_result = _one_by_one(record, runs, pools, ids, paddle_name)
+        seconds += torch_result.seconds + paddle_result.seconds
+        for side, result in ((torch_outcomes, torch_result), (paddle_outcomes, paddle_result)):
+            found = result.data.get("runs") if result.data else None
+            for position, index in enumerate(batch):
+                outcome = (
+                    found[position] if isinstance(found, list) and position < len(found) else None
+                )
+                side[index] = outcome if isinstance(outcome, dict) else _single(result)
+    return (
+        JobResult(0, {"runs": torch_outcomes}, seconds=seconds),
+        JobResult(0, {"runs": paddle_outcomes}),
+    )
+
+
+def _one_by_one(
+    record: Record, runs: list[RunSpec], pools: _Pools, ids: _Ids, paddle_name: str
+) -> tuple[JobResult, JobResult]:
+    """Each run of a batch in a job of its own, submitted together ahead of the queued jobs
+    (the judging waits for them), the paddle side of each after its torch side."""
     torch_pool = pools.pools[torch_environment(record.torch_api)]
     paddle_pool = pools.pools[paddle_name]
     seconds = pools.run_seconds
-    torch_results = [
+    torch_futures = [
         torch_pool.submit(
-            Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]})
-        ).result()
-        for spec in record_plan.runs
-    ]
-    torch_outcomes = [_single(result) for result in torch_results]
-    paddle_outcomes = [
-        _single(
-            paddle_pool.submit(
-                _paddle_job(ids(), [spec.spec("paddle", _weights(outcome), seconds)], result)
-            ).result()
+            Job(ids(), "runs", {"runs": [spec.spec("torch", seconds=seconds)]}), urgent=True
         )
-        for spec, outcome, result in zip(
-            record_plan.runs, torch_outcomes, torch_results, strict=True
-        )
+        for spec in runs
     ]
+    paddle_futures: list[Future[JobResult]] = []
+    for spec, future in zip(runs, torch_futures, strict=True):
+        target: Future[JobResult] = Future()
+        future.add_done_callback(_then_paddle([spec], target, paddle_pool, ids, urgent=True))
+        paddle_futures.append(target)
+    torch_outcomes = [_single(future.result()) for future in torch_futures]
+    paddle_outcomes = [_single(future.result()) for future in paddle_futures]
     return JobResult(0, {"runs": torch_outcomes}), JobResult(0, {"runs": paddle_outcomes})
-
-
-def _as_run(result: JobResult | None) -> JobResult | None:
-    """A job of one run whose worker died: the death becomes that run's outcome."""
-    if result is None or not _failed(result):
-        return result
-    return JobResult(result.id, {"runs": [_single(result)]})
 
 
 def _single(result: JobResult) -> dict[str, Any]:
@@ -478,13 +527,17 @@ def run_verify(
     matrix: bool = False,
     part: Part | None = None,
     check_first: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> VerifyResult:
     """Verify every record below ``paths``; with ``update``, stamp the records that pass; with
     ``matrix``, also measure every older paddle release (creating its environment if needed).
     ``stale_only`` and ``part`` narrow the records to those without a current stamp and to one
     part of the corpus; given both, a record is verified when either holds. With
+    ``progress`` is told ``(records judged, records)`` as the judging goes on. With
     ``check_first`` (what ``apimap verify --update`` does), a record that ``apimap check``
-    rejects is not stamped and its errors are reported."""
+    rejects is not stamped and its errors are reported. Raises
+    :class:`~apimap.verify.environments.VerificationUnavailable` when there are records to
+    verify and torch or paddle is not installed here."""
     began = time.monotonic()
     result = VerifyResult()
     records: list[LoadedRecord] = []
@@ -495,6 +548,11 @@ def run_verify(
         if loaded is not None and _selected(loaded, stale_only, part):
             records.append(loaded)
     result.records = len(records)
+    known = environments()
+    needed = {torch_environment(loaded.record.torch_api) for loaded in records}
+    unavailable = missing_here(needed | {MAIN_PADDLE}, known) if records else []
+    if unavailable:
+        raise VerificationUnavailable(unavailable)
     plans = [plan(loaded.record) for loaded in records]
     sandbox = detect()
     result.sandbox = sandbox
@@ -505,7 +563,6 @@ def run_verify(
             pools.known[environment.name] = environment
             result.releases.append(version)
     paddles = [MAIN_PADDLE, *(release_environment_name(v) for v in result.releases)]
-    needed = {torch_environment(loaded.record.torch_api) for loaded in records}
     missing = {name for name in needed if pools.known[name].python is None}
     _report_missing(missing, records, pools, result)
     try:
@@ -519,7 +576,11 @@ def run_verify(
         )
         judgements: list[Judgement] = []
         per_record: list[dict[str, Release]] = []
-        for loaded, record_plan, item in zip(records, plans, pending, strict=True):
+        for done, (loaded, record_plan, item) in enumerate(
+            zip(records, plans, pending, strict=True)
+        ):
+            if progress is not None:
+                progress(done, len(records))
             main = judge(
                 loaded.record,
                 record_plan,
@@ -538,7 +599,7 @@ def run_verify(
                     (_result(item.torch_check), _result(item.paddle_checks.get(name))),
                     _runs(loaded.record, record_plan, item, pools, ids, name),
                 )
-                measured[version] = release_result(main, other)
+                measured[version] = release_facts(loaded.record, other, main)
             per_record.append(measured)
     finally:
         pools.close()
@@ -644,8 +705,9 @@ def _stamp(
     result: VerifyResult,
     releases: dict[str, Release] | None,
 ) -> None:
-    """Write the stamp; without a matrix run, a previous stamp's release results are kept
-    when they were measured for the same record facts by the same verifier."""
+    """Write the stamp with the pinned release's facts; without a matrix run, a previous
+    stamp's results for the older releases are kept when they were measured for the same
+    record facts by the same verifier."""
     location = stamp_file(loaded.file)
     if location is None:
         return
@@ -656,7 +718,9 @@ def _stamp(
             and previous.record == digest(loaded.doc.data)
             and previous.verifier == VERIFIER_VERSION
         )
-        releases = previous.releases if same and previous is not None else {}
+        kept = previous.releases if same and previous is not None else {}
+        releases = {version: facts for version, facts in kept.items() if version != PADDLE_VERSION}
+    releases = {**releases, PADDLE_VERSION: release_facts(loaded.record, judgement, None)}
     versions: dict[str, str] = {}
     for name, found in result.environments.items():
         if name == MAIN_PADDLE or name == torch_environment(loaded.record.torch_api):

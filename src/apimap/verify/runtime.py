@@ -15,22 +15,22 @@ again, carry its weights once.
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import signal
 import traceback
 from typing import Any
 
-from apimap.verify import values
-from apimap.verify.sides import BFLOAT16, Side
+from apimap.verify import transforms, values
+from apimap.verify.sides import Side
 
 SEED = 0
 MAX_ERROR_CHARS = 240
-RUN_SECONDS = 20.0
+RUN_SECONDS = 30.0
 """A run that takes longer is interrupted (Python code only; the pool stops the rest)."""
 LAYER_HOOK = "__apimap_layer__"
 
-_INTEGER_DTYPES = {"int8", "int16", "int32", "int64", "uint8"}
 _PADDLE_SUMMARY = "Error Message Summary:"
 
 
@@ -61,60 +61,13 @@ def _line(exc: BaseException, filename: str) -> int | None:
     return frames[-1].lineno if frames else None
 
 
-def _cast(array: Any, dtype: str, np: Any) -> Any:
-    """A probe's dtype applied to a floating input (integers and booleans keep their values
-    deterministic: rounded multiples, or a threshold)."""
-    if dtype == "bool":
-        return array > 0.5
-    if dtype in _INTEGER_DTYPES:
-        scaled = np.round(array * 4)
-        return (np.abs(scaled) if dtype == "uint8" else scaled).astype(dtype)
-    if dtype == BFLOAT16:
-        return array.astype("float32")
-    return array.astype(dtype)
-
-
-def _probe_inputs(arrays: dict[str, Any], probe: dict[str, Any], np: Any) -> dict[str, str]:
-    """Change the arrays as the probe says (in place); the dtype each tensor is made with."""
-    made_as: dict[str, str] = {}
-    names = [name for name, value in arrays.items() if isinstance(value, np.ndarray)]
-    floats = [name for name in names if arrays[name].dtype.kind == "f"]
-    dtype = probe.get("dtype")
-    if dtype is not None:
-        for name in floats:
-            arrays[name] = _cast(arrays[name], dtype, np)
-            if dtype == BFLOAT16:
-                made_as[name] = BFLOAT16
-    if probe.get("int_mix"):
-        numeric = [name for name in names if arrays[name].dtype.kind in "fiu"]
-        for index, name in enumerate(numeric):
-            width = "int32" if index == 0 else "int64"
-            source = arrays[name]
-            arrays[name] = (np.round(source * 4) if source.dtype.kind == "f" else source).astype(
-                width
-            )
-    shape = probe.get("shape")
-    if shape is not None and names:
-        first = names[0]
-        array = arrays[first]
-        if shape == "unbatched" and array.ndim >= 2:
-            # every input batched like the first one loses its batch dimension
-            for name in names:
-                other = arrays[name]
-                if other.ndim == array.ndim and other.shape[0] == array.shape[0]:
-                    arrays[name] = other[0]
-        elif shape == "empty" and array.ndim >= 1:
-            arrays[first] = array[:0]
-        elif shape == "zero_dim" and array.size:
-            arrays[first] = np.asarray(array.reshape(-1)[0])
-    return made_as
-
-
 def _evaluate_inputs(
-    inputs: dict[str, str], side: Side
+    inputs: dict[str, str], side: Side, rank: int | None = None
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     side.np.random.seed(SEED)
     namespace: dict[str, Any] = {"np": side.np}
+    if rank is not None:  # a run in a process group: each rank's inputs may differ
+        namespace["rank"] = rank
     found: dict[str, Any] = {}
     for name, expression in inputs.items():
         try:
@@ -143,6 +96,13 @@ class WeightStore:
     def made(self) -> dict[str, str]:
         """Label -> bytes of the arrays this job's runs recorded, to send back."""
         return {label: data for data, label in self._labels.items()}
+
+    def adopt(self, made: dict[str, str]) -> None:
+        """Take arrays another process recorded under labels it numbered after this store's
+        (a rank of a process group): they are this job's now, and go back with its result."""
+        for label, data in made.items():
+            self.encoded[label] = data
+            self._labels[data] = label
 
     def put(self, item: dict[str, Any]) -> dict[str, Any]:
         """``item`` (an encoded array) with its bytes replaced by their label."""
@@ -173,6 +133,37 @@ def labels(weights: dict[str, Any]) -> set[str]:
     }
 
 
+MODULE_PROBES = ("eval", "state", "init")
+"""Probes on the objects a class API builds: eval mode, the state a checkpoint holds, and
+the statistics of the freshly initialised weights (then no weights are copied across)."""
+REPORTS = {"state": "state_dict", "init": "init"}
+"""Module probe -> the name its report is compared under."""
+
+
+class BuildCache:
+    """The objects a job's runs built from literal arguments, kept pristine, so that the
+    probes of a call copy the object the first run built instead of building it again: a
+    VGG takes seconds to build and its weights seconds to record, a copy a fraction of it."""
+
+    def __init__(self) -> None:
+        self.built: dict[tuple[Any, ...], tuple[Any, dict[str, Any] | None]] = {}
+        """Key -> (the object as built, with its weights copied in; what was recorded)."""
+
+    def get(self, key: tuple[Any, ...]) -> tuple[Any, dict[str, Any] | None] | None:
+        """A copy of the object built under ``key`` and what was recorded of it, if any."""
+        found = self.built.get(key)
+        if found is None:
+            return None
+        return copy.deepcopy(found[0]), found[1]
+
+    def put(self, key: tuple[Any, ...], layer: Any, recorded: dict[str, Any] | None) -> None:
+        """Keep a copy of ``layer`` (an object that cannot be copied is not kept)."""
+        try:
+            self.built[key] = (copy.deepcopy(layer), recorded)
+        except Exception:  # locks, handles, C state: such objects are built every time
+            return
+
+
 class _Layers:
     """The hook every construction of a class API goes through."""
 
@@ -182,19 +173,65 @@ class _Layers:
         store: WeightStore,
         torch_weights: dict[str, dict[str, Any]] | None,
         rename: str | None = None,
+        module: str | None = None,
+        cache: BuildCache | None = None,
     ) -> None:
         self.side = side
+        self.cache = cache or BuildCache()
         self.store = store
         self.torch_weights = torch_weights
         self.rename = rename
         """The call's ``weights`` code: rewrites ``state`` before it is copied."""
+        self.module = module
+        """A module probe (:data:`MODULE_PROBES`), if the run is one."""
         self.recorded: dict[str, dict[str, Any]] = {}
         self.problems: list[str] = []
+        self.built: list[tuple[str, Any]] = []
+        """``(key, object)`` of every hooked object that holds tensors, in order."""
+        self.evaluated = 0
 
     def __call__(self, layer: Any, index: int | str) -> Any:
+        self._weights(layer, str(index))
+        return self._use(layer, str(index))
+
+    def build(self, index: int, text: str, cls: Any, *args: Any, **kwargs: Any) -> Any:
+        """Build ``cls(*args, **kwargs)`` (its code is ``text``), or copy what this job built
+        from the same code with the same weights before."""
         key = str(index)
+        cache_key = (text, key, self.module == "init", self._weight_labels(key))
+        found = self.cache.get(cache_key)
+        if found is not None:
+            layer, recorded = found
+            if recorded is not None:
+                self.recorded[key] = recorded
+            return self._use(layer, key)
+        layer = cls(*args, **kwargs)
+        self._weights(layer, key)
+        self.cache.put(cache_key, layer, self.recorded.get(key))
+        return self._use(layer, key)
+
+    def _weight_labels(self, key: str) -> tuple[str, ...]:
+        """The torch weights a paddle object of ``key`` gets (none on the torch side)."""
+        if self.torch_weights is None or self.module == "init":
+            return ()
+        recorded = self.torch_weights.get(key) or {}
+        tensors = recorded.get("tensors", {})
+        return tuple(sorted(f"{name}={item.get('blob')}" for name, item in tensors.items()))
+
+    def _use(self, layer: Any, key: str) -> Any:
+        """What every run does with an object it built: note it, and switch it to eval mode
+        for the eval probe."""
+        if self.side.layer_state(layer):
+            self.built.append((key, layer))
+        if self.module == "eval" and self.side.is_layer(layer):
+            layer.eval()
+            self.evaluated += 1
+        return layer
+
+    def _weights(self, layer: Any, key: str) -> None:
+        """Record the object's weights (torch side) or copy torch's into it (paddle side)."""
+        state = self.side.layer_state(layer)
         if self.torch_weights is None:
-            state = self.side.layer_state(layer)
             if state:
                 size = sum(int(self.side.np.prod(tuple(tensor.shape))) for tensor in state.values())
                 if size > values.MAX_WEIGHT_ELEMENTS:
@@ -210,7 +247,7 @@ class _Layers:
                     },
                     "trainable": sorted(self.side.trainable(layer)),
                 }
-        elif self.torch_weights.get(key):
+        elif self.torch_weights.get(key) and self.module != "init":
             recorded = self.torch_weights[key]
             arrays = {name: self.store.array(item) for name, item in recorded["tensors"].items()}
             trainable = set(recorded["trainable"])
@@ -221,7 +258,38 @@ class _Layers:
                 raise RuntimeError(
                     "无法复制权重 (cannot copy the weights)：" + "；".join(self.problems)
                 )
-        return layer
+
+    def report(self) -> dict[str, Any] | None:
+        """The module probe's report on the objects built (``None``: nothing to report on):
+        ``state``: each tensor of the state with its shape and whether it is trained, under
+        torch's name where paddle's corresponds to one; ``init``: the count, mean and standard
+        deviation of each floating tensor as freshly built."""
+        if self.module not in REPORTS or not self.built:
+            return None
+        entries: list[list[Any]] = []
+        for key, layer in self.built:
+            state = self.side.layer_state(layer) or {}
+            torch_names = self._torch_names(key)
+            named = self.side.named_like_torch(layer, state, torch_names)
+            trainable = self.side.trainable(layer)
+            for name, (torch_name, tensor, transposed) in sorted(named.items()):
+                shape = [int(size) for size in tuple(tensor.shape)]
+                if transposed:
+                    shape = shape[::-1]
+                if self.module == "state":
+                    entries.append([key, torch_name, shape, name in trainable])
+                else:
+                    statistics = self.side.statistics(tensor)
+                    if statistics is not None:
+                        entries.append([key, torch_name, *statistics])
+        return {"t": self.module, "v": sorted(entries, key=lambda entry: (entry[0], entry[1]))}
+
+    def _torch_names(self, key: str) -> set[str] | None:
+        """The names torch's object of the same construction has (paddle side only)."""
+        if self.torch_weights is None:
+            return None
+        recorded = self.torch_weights.get(key) or {}
+        return set(recorded.get("tensors", {}))
 
     def _renamed(
         self, arrays: dict[str, Any], trainable: set[str]
@@ -257,13 +325,20 @@ def import_home(api: str) -> str | None:
     return None
 
 
-def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
+def run(
+    spec: dict[str, Any], side: Side, store: WeightStore, cache: BuildCache | None = None
+) -> dict[str, Any]:
     """Run ``spec`` (code, inputs, outputs, probe, torch weights) and encode the results;
-    ``store`` holds the job's weights (recorded on the torch side, read on the paddle side)."""
-    found, failure = _evaluate_inputs(spec.get("inputs") or {}, side)
+    ``store`` holds the job's weights (recorded on the torch side, read on the paddle side),
+    ``cache`` the objects the job built before."""
+    found, failure = _evaluate_inputs(spec.get("inputs") or {}, side, spec.get("rank"))
     if failure is not None:
         return failure
-    made_as = _probe_inputs(found, spec.get("probe") or {}, side.np)
+    probe = spec.get("probe") or {}
+    made_as, changed = transforms.apply(found, probe, side.np)
+    module = probe.get("module")
+    if probe and module is None and not changed:
+        return {"ok": False, "stage": "inapplicable", "error": "探测不改变输入 (changes nothing)"}
     namespace = side.namespace()
     package = spec.get("package")
     if package:
@@ -280,7 +355,7 @@ def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
     for name, value in found.items():
         is_array = isinstance(value, side.np.ndarray)
         namespace[name] = side.tensor(value, made_as.get(name)) if is_array else value
-    layers = _Layers(side, store, spec.get("weights"), spec.get("rename_weights"))
+    layers = _Layers(side, store, spec.get("weights"), spec.get("rename_weights"), module, cache)
     namespace[LAYER_HOOK] = layers
     namespace["__name__"] = "__apimap_run__"
     filename = f"<{side.name}>"
@@ -309,9 +384,15 @@ def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    if (module == "eval" and layers.evaluated == 0) or (module in REPORTS and not layers.built):
+        return {"ok": False, "stage": "inapplicable", "error": "没有构造层 (no layer built)"}
     results: dict[str, Any] = {}
     missing: list[str] = []
+    report = layers.report()
     for name in spec.get("outputs") or []:
+        if report is not None and name == REPORTS[str(module)]:
+            results[name] = report
+            continue
         if name not in namespace:
             missing.append(name)
             continue
@@ -319,4 +400,6 @@ def run(spec: dict[str, Any], side: Side, store: WeightStore) -> dict[str, Any]:
             results[name] = values.encode(namespace[name], side)
         except (values.TooLarge, RecursionError) as exc:
             return {"ok": False, "stage": "outputs", "error": f"`{name}`：{exc}"}
+        except Exception as exc:  # a result the library itself cannot read (broken memory)
+            return {"ok": False, "stage": "outputs", "error": f"`{name}`：{error_text(exc)}"}
     return {"ok": True, "values": results, "missing": missing, "weights": layers.recorded}

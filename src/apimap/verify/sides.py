@@ -133,6 +133,46 @@ class Side:
             return None
         return {str(name): value for name, value in found.items() if self.is_tensor(value)}
 
+    def is_layer(self, value: Any) -> bool:
+        """A ``torch.nn.Module`` or a ``paddle.nn.Layer``."""
+        base = self.lib.nn.Module if self.name == "torch" else self.lib.nn.Layer
+        return isinstance(value, base)
+
+    def named_like_torch(
+        self, layer: Any, state: dict[str, Any], torch_names: set[str] | None
+    ) -> dict[str, tuple[str, Any, bool]]:
+        """Each tensor of ``state`` under torch's name: ``own name -> (torch name, tensor,
+        stored transposed)``. On the paddle side a name corresponds to torch's as when weights
+        are copied (:meth:`load_state`); a name without a counterpart keeps its own, and one
+        tensor under two names (paddle's RNN cells) counts once."""
+        if torch_names is None or self.name == "torch":
+            return {name: (name, tensor, False) for name, tensor in state.items()}
+        transposed = self._transposed_weights(layer)
+        torch_for = {paddle: torch for torch, paddle in WEIGHT_NAMES.items()}
+        found: dict[str, tuple[str, Any, bool]] = {}
+        seen: list[Any] = []
+        for name, tensor in state.items():
+            if any(tensor is done for done in seen):
+                continue
+            seen.append(tensor)
+            source = _torch_name(name, dict.fromkeys(torch_names), torch_for)
+            flipped = name in transposed and len(tuple(tensor.shape)) == 2
+            found[name] = (source or name, tensor, flipped)
+        return found
+
+    def statistics(self, tensor: Any) -> list[float] | None:
+        """``[count, mean, standard deviation]`` of a floating tensor (6 significant digits),
+        ``None`` for other dtypes."""
+        dtype, array, _grad = self.array(tensor)
+        if not dtype.startswith(("float", "bfloat")) or array.size == 0:
+            return None
+        values = array.astype("float64")
+        return [
+            float(values.size),
+            float(f"{float(values.mean()):.6g}"),
+            float(f"{float(values.std()):.6g}"),
+        ]
+
     def trainable(self, layer: Any) -> set[str]:
         """Names of the layer's trainable parameters (the rest of its state are buffers)."""
         try:

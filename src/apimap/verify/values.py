@@ -17,6 +17,13 @@ Comparison (in the parent, NumPy only):
 
 Results compared by shape only (``shape_only``) skip the values of tensors
 and scalars. Anything else (layers, optimizers, datasets) is opaque.
+
+The reports of two module probes are compared by their own rules: a ``state``
+report (the tensors a checkpoint holds) by names, shapes and whether each is
+trained; an ``init`` report (statistics of freshly initialised weights, whose
+values differ because the libraries draw different random numbers) by whether
+a tensor is constant, its constant value, and, for 16 or more elements, its
+spread and mean within what sampling allows.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import base64
 import importlib
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 np: Any = importlib.import_module("numpy")
@@ -128,13 +135,22 @@ class Tolerance:
     grad: bool = True
     """Compare whether tensors require gradients (for the API's own results, not for the
     intermediate values an example happens to return)."""
+    broken_equal: bool = False
+    """Count NaN and infinities of either sign as the same value (edge probes: a result
+    that overflowed is broken on both sides, however each spells it)."""
+    scaled: bool = False
+    """Measure the absolute tolerance against the result's own size (``rtol`` times its
+    largest finite magnitude) instead of the default ``atol``: for inputs far from 1 (edge
+    probes), where a fixed ``atol`` hides every tiny value and counts a 1e-28 next to 0 in a
+    softmax. A looser ``atol`` that the record declares (statistics of random fills) still
+    holds."""
 
     def for_dtype(self, dtype: str) -> Tolerance:
         """Half precision never agrees more closely than its own resolution."""
         low = LOW_PRECISION.get(dtype)
         if low is None:
             return self
-        return Tolerance(max(self.rtol, low[0]), max(self.atol, low[1]), self.values, self.grad)
+        return replace(self, rtol=max(self.rtol, low[0]), atol=max(self.atol, low[1]))
 
 
 def decode_array(value: dict[str, Any]) -> Any:
@@ -156,9 +172,15 @@ def _scalar(value: dict[str, Any]) -> Any:
     return value["v"]
 
 
+REPORT_KINDS = {"state": "{count} 项状态", "init": "{count} 项初始值"}
+"""Module probe reports -> how the behaviour table describes one."""
+
+
 def describe(value: dict[str, Any]) -> str:
     """A short description of a result: ``float32 [2, 3]``, ``int``, ``tuple(2)``."""
     kind = value.get("t")
+    if kind in REPORT_KINDS:
+        return REPORT_KINDS[str(kind)].format(count=len(value["v"]))
     if kind in {"tensor", "ndarray"}:
         layout = f" {value['layout']}" if "layout" in value else ""
         return f"{value['dtype']} {value['shape']}{layout}"
@@ -195,7 +217,11 @@ def _compare(
     name: str, left: dict[str, Any], right: dict[str, Any], tolerance: Tolerance
 ) -> Iterator[str]:
     kind, other = left["t"], right["t"]
-    if kind in _ARRAYS and other in _ARRAYS:
+    if kind == other == "state":
+        yield from _compare_state(name, left["v"], right["v"])
+    elif kind == other == "init":
+        yield from _compare_init(name, left["v"], right["v"])
+    elif kind in _ARRAYS and other in _ARRAYS:
         yield from _compare_arrays(name, left, right, tolerance)
     elif kind != other:
         yield f"`{name}`：类型不同 (types differ)：torch {describe(left)}，paddle {describe(right)}"
@@ -223,6 +249,81 @@ def _compare(
             yield f"`{name}`：对象类型不同：torch {left['v']}，paddle {right['v']}"
     elif tolerance.values and not _same_scalar(_scalar(left), _scalar(right), tolerance):
         yield f"`{name}`：数值不同 (values differ)：torch {_scalar(left)!r}，paddle {_scalar(right)!r}"
+
+
+def _entries(report: list[list[Any]]) -> dict[tuple[str, str], list[Any]]:
+    return {(str(entry[0]), str(entry[1])): entry[2:] for entry in report}
+
+
+def _names(keys: list[tuple[str, str]]) -> str:
+    shown = "、".join(name for _key, name in keys[:MAX_SHOWN_NAMES])
+    return shown + (f" 等 {len(keys)} 项" if len(keys) > MAX_SHOWN_NAMES else "")
+
+
+MAX_SHOWN_NAMES = 6
+
+
+def _compare_state(name: str, left: list[list[Any]], right: list[list[Any]]) -> Iterator[str]:
+    """The tensors of two states: which only one side has, shapes, trained or not."""
+    torch, paddle = _entries(left), _entries(right)
+    problems = []
+    only_torch = sorted(set(torch) - set(paddle))
+    only_paddle = sorted(set(paddle) - set(torch))
+    if only_torch:
+        problems.append(f"仅 PyTorch 有 (torch only)：{_names(only_torch)}")
+    if only_paddle:
+        problems.append(f"仅 Paddle 有 (paddle only)：{_names(only_paddle)}")
+    both = sorted(set(torch) & set(paddle))
+    shapes = [key for key in both if torch[key][0] != paddle[key][0]]
+    if shapes:
+        first = shapes[0]
+        problems.append(
+            f"形状不同 (shape differs)：{_names(shapes)}（如 torch {torch[first][0]}，"
+            f"paddle {paddle[first][0]}）"
+        )
+    trained = [key for key in both if bool(torch[key][1]) != bool(paddle[key][1])]
+    if trained:
+        problems.append(f"是否训练不同 (trainable differs)：{_names(trained)}")
+    if problems:
+        yield f"`{name}`：{len(torch)} 项与 {len(paddle)} 项；{'；'.join(problems)}"
+
+
+SPREAD_RATIO = 1.4
+"""Standard deviations of freshly initialised weights agree within this factor."""
+MIN_SAMPLE = 16
+"""Fewer elements say nothing about a distribution: only constants are compared."""
+
+
+def _init_differs(torch: list[Any], paddle: list[Any]) -> str | None:
+    count, mean_t, std_t = float(torch[0]), float(torch[1]), float(torch[2])
+    mean_p, std_p = float(paddle[1]), float(paddle[2])
+    if (std_t == 0) != (std_p == 0):
+        constant, spread = ("torch", "paddle") if std_t == 0 else ("paddle", "torch")
+        return f"{constant} 为常数 {mean_t if std_t == 0 else mean_p:g}，{spread} 为随机值"
+    if std_t == 0:
+        if abs(mean_t - mean_p) > 1e-6 + 1e-3 * abs(mean_t):
+            return f"常数不同：torch {mean_t:g}，paddle {mean_p:g}"
+        return None
+    if count < MIN_SAMPLE:
+        return None
+    ratio = std_p / std_t
+    if not 1 / SPREAD_RATIO <= ratio <= SPREAD_RATIO:
+        return f"标准差不同：torch {std_t:.3g}，paddle {std_p:.3g}"
+    if abs(mean_t - mean_p) > 4 * max(std_t, std_p) / math.sqrt(count) + 1e-6:
+        return f"均值不同：torch {mean_t:.3g}，paddle {mean_p:.3g}"
+    return None
+
+
+def _compare_init(name: str, left: list[list[Any]], right: list[list[Any]]) -> Iterator[str]:
+    """Statistics of the freshly initialised tensors both sides have."""
+    torch, paddle = _entries(left), _entries(right)
+    found = []
+    for key in sorted(set(torch) & set(paddle)):
+        reason = _init_differs(torch[key], paddle[key])
+        if reason is not None:
+            found.append(f"{key[1]}：{reason}")
+    if found:
+        yield f"`{name}`：默认初始化不同 (initialisation differs)：{'；'.join(found[:MAX_SHOWN_NAMES])}"
 
 
 def _same_scalar(left: Any, right: Any, tolerance: Tolerance) -> bool:
@@ -269,7 +370,16 @@ def _value_mismatch(left: Any, right: Any, tolerance: Tolerance) -> str | None:
         if exact:
             same = np.asarray(left == right, dtype=bool)
         else:
-            same = np.isclose(left, right, rtol=tolerance.rtol, atol=tolerance.atol, equal_nan=True)
+            atol = tolerance.atol
+            if tolerance.scaled:
+                finite = np.abs(np.asarray(left)).astype(float)
+                finite = finite[np.isfinite(finite)]
+                scale = tolerance.rtol * float(finite.max()) if finite.size else 0.0
+                # a looser atol the record declares (statistics of random fills) still holds
+                atol = max(scale, tolerance.atol) if tolerance.atol > DEFAULT_ATOL else scale
+            same = np.isclose(left, right, rtol=tolerance.rtol, atol=atol, equal_nan=True)
+            if tolerance.broken_equal:
+                same = same | (~np.isfinite(left) & ~np.isfinite(right))
     except (TypeError, ValueError) as exc:
         return f"无法比较数值 (cannot compare values: {exc})"
     same = np.broadcast_to(same, np.shape(left))
@@ -280,7 +390,14 @@ def _value_mismatch(left: Any, right: Any, tolerance: Tolerance) -> str | None:
         f"{list(map(int, index))}: torch {_element(left, index)} / paddle {_element(right, index)}"
         for index in wrong[:MAX_SHOWN_ELEMENTS]
     )
-    limits = "完全相等 (exact)" if exact else f"rtol={tolerance.rtol}, atol={tolerance.atol}"
+    if exact:
+        limits = "完全相等 (exact)"
+    elif tolerance.scaled:
+        limits = f"rtol={tolerance.rtol}，按结果的大小 (relative to the result's size)"
+        if tolerance.atol > DEFAULT_ATOL:
+            limits += f"，至少 atol={tolerance.atol} (at least atol)"
+    else:
+        limits = f"rtol={tolerance.rtol}, atol={tolerance.atol}"
     return f"{len(wrong)}/{same.size} 个元素不同 (elements differ, {limits})；首个不同 (first): {shown}"
 
 
@@ -295,6 +412,8 @@ def _inexact(array: Any) -> bool:
 
 def result_dtype(value: dict[str, Any]) -> str:
     """What a probe table shows for a result: the dtype of a tensor, else its kind."""
+    if value.get("t") in REPORT_KINDS:
+        return describe(value)
     if value.get("t") in _ARRAYS:
         return str(value["dtype"])
     if value.get("t") in {"list", "tuple"} and value["v"]:

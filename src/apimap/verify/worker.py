@@ -15,25 +15,13 @@ Jobs: ``check`` (the side's API checks, see :mod:`apimap.verify.apis`) and
 from __future__ import annotations
 
 import os
-import socket
 import sys
-from typing import Any, BinaryIO, NoReturn
+from typing import Any, BinaryIO
 
-from apimap.verify import apis, runtime
+from apimap.verify import apis, ranked, runtime
+from apimap.verify.network import disable_network
 from apimap.verify.protocol import decode, encode
 from apimap.verify.sides import Side, load
-
-
-def _no_network(*args: Any, **kwargs: Any) -> NoReturn:
-    raise OSError("apimap verify: 示例不能访问网络 (network access is disabled)")
-
-
-def disable_network() -> None:
-    """Make every attempt to open a connection or resolve a name fail."""
-    socket.socket.connect = _no_network  # type: ignore[method-assign]
-    socket.socket.connect_ex = _no_network  # type: ignore[method-assign]
-    socket.create_connection = _no_network
-    socket.getaddrinfo = _no_network
 
 
 def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
@@ -44,7 +32,15 @@ def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
         result = apis.check(payload)
     elif kind == "runs":
         store = runtime.WeightStore(payload.get("blobs"))
-        result = {"runs": [runtime.run(spec, side, store) for spec in payload["runs"]]}
+        cache = runtime.BuildCache()
+        result = {
+            "runs": [
+                ranked.run(spec, side, store)
+                if spec.get("ranks")
+                else runtime.run(spec, side, store, cache)
+                for spec in payload["runs"]
+            ]
+        }
         made = store.made
         if made:
             result["blobs"] = made

@@ -100,6 +100,9 @@ class Rule:
     reports: FileProblemKind | None = None
     """For a rule that the loader or the schema stage reports: the kind of problem it names.
     The loader and the schema stage know only the kind; this rule gives it a code and words."""
+    pending: str | None = None
+    """For a rule whose findings CI's verification of a pull request resolves (AM701): the
+    hint they carry as notices under ``apimap check --pending-stamps notice``."""
 
     def message(self, detail: str) -> str:
         """The diagnostic message: the title, then the detail."""

@@ -113,10 +113,11 @@ _SECTIONS = {
     "转写示例": "examples",
     "注意事项": "notes",
     "行为对照": "generated",
+    "不同 Paddle 版本": "generated",
     "较早的 Paddle 版本": "generated",
 }
-"""Page sections; 行为对照 and 较早的 Paddle 版本 are generated from the verification stamp and
-never imported."""
+"""Page sections; 行为对照 and the release sections (不同 Paddle 版本, on older builds 较早的
+Paddle 版本) are generated from the verification stamp and never imported."""
 _TABLES_DOC = "tables.md"
 _GENERATED_FRONT_MATTER = {"orphan", "myst"}
 """Front matter the renderer writes (``orphan`` and the page description): not content."""
@@ -440,6 +441,8 @@ class _PageReader:
                 detail = f"标题应为「{misspelt}」(section heading misspelt)"
                 self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, heading.text))
             return
+        if self.state == "generated" and heading.level > 2:
+            return  # a release range of the generated release section
         if self.state == "params" and self._example_heading(heading, following):
             detail = "缺少「转写示例」一节的标题 (no 转写示例 heading before the examples)"
             self.problems.append(Problem(UNMAPPED_TEXT, heading.line, detail, heading.text))
@@ -1096,6 +1099,9 @@ def _assemble(reader: _PageReader) -> PageResult:
     data.set("category", category.value, reader.title_line)
     for draft in drafts:
         data.item("params", draft.fields, draft.line)
+    accepts = {name: own for draft in drafts for name, own in draft.accepts.items()}
+    if accepts:
+        data.set("paddle_accepts", accepts, drafts[0].line)
     rows = data.fields.get("params", [])
     sources: dict[int, _Case] = {}
     for example in reader.examples:

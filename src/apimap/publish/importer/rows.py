@@ -9,7 +9,7 @@ shows (a torch-only row that never says what to do has no ``action``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
@@ -48,6 +48,8 @@ class RowDraft:
     stated_defaults: tuple[str | None, str | None] | None
     """The defaults a default_diff remark spells out, as written (``None``: 无默认值)."""
     remark: str
+    accepts: dict[str, str] = field(default_factory=dict)
+    """Torch-style names paddle also takes (the remark's 起也接受 sentence) → paddle's own."""
 
 
 def _shape(torch: str | None, paddle: str | None) -> str | None:
@@ -217,6 +219,11 @@ def read_row(line: int, cells: list[str]) -> tuple[RowDraft | None, list[Problem
     problems = _name_problems(line, cells[:2], source)
     torch, paddle = plain_name(cells[0]), plain_name(cells[1])
     remark = cell_text(cells[2]).strip()
+    remark, accepted = _accepted_names(remark)
+    accepts = _accepts(_names(torch), _names(paddle), accepted)
+    if accepts:  # the row shows paddle's names: the record keeps the torch-style ones
+        names = _listed(_names(paddle))
+        paddle = ", ".join(next((t for t, p in accepts.items() if p == n), n) for n in names)
     shape = _shape(torch, paddle)
     if shape is None:
         detail = "两侧都没有参数名 (no parameter name)"
@@ -226,7 +233,44 @@ def read_row(line: int, cells: list[str]) -> tuple[RowDraft | None, list[Problem
         if labels != {phrases.RETURN_LABEL}:
             problems.append(Problem(RETURN_LABEL, line, kept=" | ".join(sorted(labels))))
         torch = paddle = None
-    return _read_remark(line, _names(torch), _names(paddle), remark, shape, problems)
+    draft, problems = _read_remark(line, _names(torch), _names(paddle), remark, shape, problems)
+    if draft is not None and accepts:
+        draft.accepts = accepts
+        if draft.fields.get("kind") == RowKind.RENAME.value and draft.fields.get("paddle") == (
+            draft.fields.get("torch")
+        ):
+            draft.fields["kind"] = RowKind.SAME.value  # 仅参数名不一致 was said of paddle's names
+    return draft, problems
+
+
+_ACCEPTED_FROM = re.compile(
+    re.escape(phrases.ACCEPTED_FROM)
+    .replace(re.escape("{version}"), r"\d+(?:\.\d+)*")
+    .replace(re.escape("{names}"), r"(?P<names>`[^`]+`(?:、`[^`]+`)*)")
+    + "$"
+)
+"""The sentence a row of a page ends with when paddle also takes torch's names there."""
+
+
+def _accepted_names(remark: str) -> tuple[str, list[str]]:
+    """The remark without its 起也接受 sentence, and the torch-style names that sentence lists."""
+    found = _ACCEPTED_FROM.search(remark)
+    if found is None:
+        return remark, []
+    return remark[: found.start()].strip(), re.findall(r"`([^`]+)`", found.group("names"))
+
+
+def _listed(names: str | list[str] | None) -> list[str]:
+    if names is None:
+        return []
+    return [names] if isinstance(names, str) else names
+
+
+def _accepts(
+    torch: str | list[str] | None, paddle: str | list[str] | None, accepted: list[str]
+) -> dict[str, str]:
+    pairs = zip(_listed(torch), _listed(paddle), strict=False)
+    return {name: own for name, own in pairs if name in accepted}
 
 
 _NAME_LIST = re.compile(r"\s*[,，、]\s*")

@@ -1,4 +1,8 @@
-"""The coverage chart of the home page: one stacked bar per namespace of the public surface, as SVG."""
+"""The coverage chart of the home page: one stacked bar per namespace of the public surface, as SVG.
+
+The chart is narrow (the name and the numbers above each bar), so that it stays readable when a
+phone scales it to its width.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,9 @@ from apimap.record.categories import GROUP_COLOURS, GROUP_NAMES
 ALIAS_COLOUR = "#90caf9"
 UNCLASSIFIED_COLOUR = "#e0e0e0"
 
-_LABEL_WIDTH = 210
-_BAR_WIDTH = 420
-_VALUE_WIDTH = 130
-_ROW = 24
-_BAR = 16
+_WIDTH = 400
+_ROW = 40
+_BAR = 12
 _LEGEND_ROW = 22
 _FONT = "font-family=\"'Noto Sans CJK SC','Microsoft YaHei',sans-serif\" font-size=\"13\""
 
@@ -85,38 +87,32 @@ def _segments(row: NamespaceCounts) -> list[tuple[str, str, int]]:
 
 
 def coverage_svg(rows: Sequence[NamespaceCounts]) -> str:
-    """A deterministic SVG: one bar per namespace, its length the number of public names."""
-    width = _LABEL_WIDTH + _BAR_WIDTH + _VALUE_WIDTH
-    legend, top = _legend(width)
+    """A deterministic SVG: per namespace its name and counts, and a bar whose length is the
+    number of public names."""
+    legend, top = _legend(_WIDTH)
     largest = max((row.total for row in rows), default=0) or 1
     parts = list(legend)
     for index, row in enumerate(rows):
         y = top + index * _ROW
-        parts.append(
-            f'<text x="{_LABEL_WIDTH - 8}" y="{y + 13}" text-anchor="end" {_FONT}>'
-            f"{escape(row.namespace)}</text>"
-        )
-        x = float(_LABEL_WIDTH)
+        parts.append(f'<text x="0" y="{y + 13}" {_FONT}>{escape(row.namespace)}</text>')
+        value = f"{row.classified} / {row.total}  {row.coverage}"
+        parts.append(f'<text x="{_WIDTH}" y="{y + 13}" text-anchor="end" {_FONT}>{value}</text>')
+        x = 0.0
         for colour, label, count in _segments(row):
             if not count:
                 continue
-            length = _BAR_WIDTH * count / largest
+            length = _WIDTH * count / largest
             parts.append(
-                f'<rect x="{x:.2f}" y="{y + 1}" width="{length:.2f}" height="{_BAR}" '
+                f'<rect x="{x:.2f}" y="{y + 19}" width="{length:.2f}" height="{_BAR}" '
                 f'fill="{colour}"><title>{escape(row.namespace)} '
                 f"{escape(label)}：{count}</title></rect>"
             )
             x += length
-        value = f"{row.classified} / {row.total}  {row.coverage}"
-        parts.append(
-            f'<text x="{_LABEL_WIDTH + _BAR_WIDTH + 8}" y="{y + 13}" {_FONT}>{value}</text>'
-        )
     height = top + len(rows) * _ROW + 4
     body = "\n".join(parts)
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="coverage-title">\n'
-        '<title id="coverage-title">各命名空间公开 API 的映射覆盖情况 '
-        "(coverage of the public API surface per namespace)</title>\n"
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{height}" '
+        f'viewBox="0 0 {_WIDTH} {height}" role="img" aria-labelledby="coverage-title">\n'
+        '<title id="coverage-title">各命名空间公开 API 的映射覆盖情况</title>\n'
         f"{body}\n</svg>\n"
     )

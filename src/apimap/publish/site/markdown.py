@@ -1,4 +1,8 @@
-"""Markdown (MyST) building blocks that keep record text from breaking the page.
+"""Markdown building blocks that keep record text from breaking the page.
+
+The pages for Paddle's documentation (:mod:`apimap.publish.paddle_docs`) are Markdown; the site's
+own pages are HTML (:mod:`apimap.publish.site.html`), which reads code spans the same way
+(:func:`code_spans`).
 
 Record prose is Markdown text in which contributors may mark parameters as
 code spans (`` `momentum` ``). Everything outside code spans is escaped, so a
@@ -14,7 +18,6 @@ an HTML block after it) nor break a table row.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
@@ -100,24 +103,13 @@ def code(text: str, *, in_table: bool = False) -> str:
     return f"{ticks}{pad}{flat}{pad}{ticks}"
 
 
-def cell_code(text: str) -> str:
-    """:func:`code` for a table cell."""
-    return code(text, in_table=True)
-
-
-def fence(source: str, language: str, options: dict[str, str] | None = None) -> str:
+def fence(source: str, language: str) -> str:
     """A fenced code block that no backtick run inside ``source`` can close (every line ending
-    of ``source``, ``\\r`` included, becomes ``\\n`` first).
-
-    With ``options`` the block is a MyST directive such as ``{code-block} yaml``
-    and the options become ``:name: value`` lines.
-    """
+    of ``source``, ``\\r`` included, becomes ``\\n`` first)."""
     source = _LINE_BREAKS.sub("\n", source)
     longest = max((len(run) for run in _BACKTICKS.findall(source)), default=0)
     ticks = "`" * max(3, longest + 1)
-    lines = [f"{ticks}{language}"]
-    lines += [f":{name}: {value}".rstrip() for name, value in (options or {}).items()]
-    return "\n".join([*lines, source.rstrip(), ticks])
+    return "\n".join([f"{ticks}{language}", source.rstrip(), ticks])
 
 
 _URL_UNSAFE = re.compile(r"[\x00-\x20<>|\\\x7f]")
@@ -136,20 +128,6 @@ def link(text: str, target: str, *, in_table: bool = False) -> str:
     if ":" in target.split("/", 1)[0] and not target.startswith(_SAFE_SCHEMES):
         return inline(text, in_table=in_table)
     return f"[{inline(text, in_table=in_table)}]({url(target)})"
-
-
-def doc_link(from_doc: str, to_doc: str) -> str:
-    """The relative ``.md`` path from one document to another (MyST resolves it).
-
-    Both are document names relative to the source folder, so no file system
-    look-up is needed (``posixpath.relpath`` asks for the working directory).
-    """
-    here = from_doc.split("/")[:-1]
-    there = to_doc.split("/")
-    common = 0
-    while common < min(len(here), len(there) - 1) and here[common] == there[common]:
-        common += 1
-    return "/".join([".."] * (len(here) - common) + there[common:]) + ".md"
 
 
 def split_params(text: str) -> tuple[str, list[str]] | None:
@@ -196,15 +174,3 @@ def format_signature(text: str) -> str:
         return flat
     indent = " " * (len(head) + 1)
     return f"{head}(" + f",\n{indent}".join(params) + ")"
-
-
-_YAML_BREAKS = {"\u0085": "\\x85", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def yaml_string(text: str) -> str:
-    """``text`` as a double-quoted YAML scalar for the page's front matter (JSON string
-    syntax, which YAML reads; line separators escaped so the value stays on its line)."""
-    quoted = json.dumps(text, ensure_ascii=False)
-    for raw, escaped in _YAML_BREAKS.items():
-        quoted = quoted.replace(raw, escaped)
-    return quoted

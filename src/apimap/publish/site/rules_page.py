@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,13 +11,32 @@ from apimap.checking.rules.base import Scope
 from apimap.checking.rules.registry import ALL_RULES, fixtures
 from apimap.files import loader
 
-SEVERITY_LABELS = {Severity.ERROR: "错误 (error)", Severity.WARNING: "警告 (warning)"}
+SEVERITY_LABELS = {Severity.ERROR: "错误", Severity.WARNING: "警告"}
 SCOPE_LABELS = {
-    Scope.FILE: "文件 (file)",
-    Scope.RECORD: "记录 (record)",
-    Scope.CORPUS: "全部记录 (corpus)",
-    Scope.VERIFY: "验证 (verify)",
+    Scope.FILE: "文件",
+    Scope.RECORD: "记录",
+    Scope.CORPUS: "全部记录",
+    Scope.VERIFY: "验证",
 }
+_IDEOGRAPH = re.compile(r"[\u3400-\u9fff]")
+
+
+def without_gloss(text: str) -> str:
+    """The Chinese text of a title or hint without the English gloss that ends it
+    (`` (invalid alias)``): the page is Chinese, the command line keeps the gloss."""
+    start = text.rfind("(")
+    while start > 0:
+        gloss, before = text[start + 1 :], text[start - 1]
+        if (
+            text.endswith(")")
+            and gloss[:1].isascii()
+            and gloss[:1].isalpha()
+            and not _IDEOGRAPH.search(gloss)
+            and not (before.isascii() and before.isalnum())
+        ):
+            return text[:start].rstrip()
+        start = text.rfind("(", 0, start)
+    return text
 
 
 @dataclass(frozen=True)
@@ -31,16 +51,8 @@ class Fixture:
 
     @property
     def language(self) -> str:
-        """The MyST directive that shows the file with line numbers."""
-        return "{code-block} " + ("yaml" if self.loads else "text")
-
-    @property
-    def options(self) -> dict[str, str]:
-        """Line numbers, and the flagged lines emphasised."""
-        options = {"linenos": ""}
-        if self.lines:
-            options["emphasize-lines"] = ",".join(str(line) for line in self.lines)
-        return options
+        """How the file is highlighted."""
+        return "yaml" if self.loads else "text"
 
 
 @dataclass(frozen=True)
@@ -94,12 +106,12 @@ def rule_views() -> list[RuleView]:
     return [
         RuleView(
             code=rule.code,
-            title=rule.title,
+            title=without_gloss(rule.title),
             severity=SEVERITY_LABELS[rule.severity],
             scope=SCOPE_LABELS[rule.scope],
-            hint=rule.hint,
+            hint=without_gloss(rule.hint),
             why=rule.why,
-            fix=rule.fix.description if rule.fix else None,
+            fix=without_gloss(rule.fix.description) if rule.fix else None,
             bad=_first(rule.code, "bad"),
             good=_first(rule.code, "good"),
         )

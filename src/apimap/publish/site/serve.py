@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
+from apimap.checking.diagnostics import Pending
 from apimap.files.stamps import STAMPS_DIR
 from apimap.publish.site.build import SiteLayout, build_site
 
@@ -78,11 +79,11 @@ def serve(
     host: str,
     port: int,
     interval: float,
-    jobs: int = 1,
     keep_going: Callable[[], bool] = lambda: True,
+    pending: Pending = Pending.ERROR,
 ) -> int:
     """Build, serve, and rebuild on every change until interrupted."""
-    build_site(layout, out, jobs)
+    build_site(layout, out, pending=pending)
     layout.html.mkdir(parents=True, exist_ok=True)
     server = start_server(layout.html, host, port)
     address, bound_port = server.server_address[:2]
@@ -95,7 +96,7 @@ def serve(
             time.sleep(interval)
             if watcher.changed():
                 out.write("检测到改动，重新构建 (change detected: rebuilding)\n")
-                build_site(layout, out, jobs)
+                build_site(layout, out, pending=pending)
     except KeyboardInterrupt:
         pass
     finally:

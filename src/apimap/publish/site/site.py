@@ -1,70 +1,88 @@
-"""Render every generated page of the site into one Sphinx source folder."""
+"""Render every page of the site: the pages apimap writes itself, and Sphinx's sources.
+
+apimap renders every generated page to HTML with the templates of ``templates/`` (the API
+pages, the mapping tables, the categories, the reverse lookup, the migration notes, the
+changelog, the rules, the home and search pages). Sphinx builds only what needs it: the
+hand-written pages of ``site/pages`` and, for each generated page in the navigation, a stub
+with its title, whose output is the page's layout (see :mod:`apimap.publish.site.frames`).
+"""
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from jinja2 import Environment
+from markupsafe import Markup
 
 from apimap.checking.corpus import CorpusError, Entry, load_entries
 from apimap.files.content_cache import ContentCache, content_key, files_salt
-from apimap.publish.site import views
+from apimap.files.surface import load_surface
+from apimap.publish.site import listings, lookup, views
 from apimap.publish.site.chart import coverage_svg
-from apimap.publish.site.names import (
-    CATEGORY_FOLDER,
-    CHART,
-    INDEX_SCRIPT,
-    REVERSE_DOC,
-    TABLES_DOC,
-    category_docname,
-)
+from apimap.publish.site.frames import FRAME, Page, folder_frame
+from apimap.publish.site.names import CHART
 from apimap.publish.site.rules_page import rule_views
 from apimap.publish.site.templates import environment, render
-from apimap.record import pages
+from apimap.record import derived, pages, phrases
 from apimap.record.categories import Category, Section
-from apimap.record.pages import api_docname, has_page, other_names
+from apimap.record.pages import API_FOLDER, api_docname
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 
 REPO_URL_VARIABLE = "APIMAP_REPO_URL"
+SITE_URL_VARIABLE = "APIMAP_SITE_URL"
+PAGE_BUDGET = 600_000
+"""Characters of article a generated page may hold before it is split into parts (the whole
+page then stays well under 1 MB)."""
+REQUEST_TEMPLATE = "request.yml"
+"""``.github/ISSUE_TEMPLATE/request.yml``: the form that asks for an API to be covered."""
 
 
 @dataclass(frozen=True)
 class SiteSources:
-    """Where the site's inputs live."""
+    """Where the site's inputs live, and where it is published."""
 
     mappings: Path
     templates: Path
     pages: Path
-    """Hand-written Markdown pages, copied as they are."""
+    """Hand-written Markdown pages, built by Sphinx as they are."""
     cache: Path | None = None
     """Where records and pages are kept between runs (``None``: redo everything)."""
     repo_url: str | None = None
     """The hosting repository (``https://github.com/owner/apimap``): pages link to their record
-    file to edit it and to a prefilled issue form; no links when unset."""
+    file to edit it and to prefilled issue forms; no links when unset."""
+    site_url: str = ""
+    """The published address, ending with ``/`` (canonical links, sitemap); empty when unset."""
 
     @classmethod
     def in_project(
         cls, root: Path, mappings: Path | None = None, cache: Path | None = None
     ) -> SiteSources:
-        """The standard layout of the repository at ``root``; the repository URL comes from
-        ``$APIMAP_REPO_URL``."""
+        """The standard layout of the repository at ``root``; the repository and site addresses
+        come from ``$APIMAP_REPO_URL`` and ``$APIMAP_SITE_URL``."""
+        site_url = os.environ.get(SITE_URL_VARIABLE, "").strip()
         return cls(
             mappings=mappings if mappings is not None else root / "mappings",
             templates=root / "templates",
             pages=root / "site" / "pages",
             cache=cache,
-            repo_url=os.environ.get(REPO_URL_VARIABLE) or None,
+            repo_url=os.environ.get(REPO_URL_VARIABLE, "").strip().rstrip("/") or None,
+            site_url=site_url.rstrip("/") + "/" if site_url else "",
         )
 
 
-def _index_script(entries: list[Entry]) -> str:
-    data = json.dumps(
-        views.index_entries(entries), ensure_ascii=False, sort_keys=True, separators=(",", ":")
-    )
-    return f"window.APIMAP_INDEX = {data};\n"
+@dataclass
+class Rendered:
+    """Everything the renderer makes."""
+
+    sources: dict[str, bytes] = field(default_factory=dict)
+    """Sphinx's source folder: hand-written pages, the stubs and the folder frames."""
+    pages: list[Page] = field(default_factory=list)
+    """The pages apimap renders itself."""
+    assets: dict[str, bytes] = field(default_factory=dict)
+    """Files written into the site as they are (the lookup indexes, the chart)."""
 
 
 @dataclass(frozen=True)
@@ -86,35 +104,255 @@ def _guides(files: dict[str, bytes]) -> list[Guide]:
     return guides
 
 
-def _hand_written(pages: Path) -> dict[str, bytes]:
-    if not pages.is_dir():
+def _hand_written(folder: Path) -> dict[str, bytes]:
+    if not folder.is_dir():
         return {}
     return {
-        path.relative_to(pages).as_posix(): path.read_bytes()
-        for path in sorted(pages.rglob("*"))
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
 
 
-def _api_pages(entries: list[Entry], env: Environment, sources: SiteSources) -> dict[str, str]:
-    """The diff pages; with a cache, only records whose file changed are rendered again."""
-    cache = None if sources.cache is None else sources.cache / "pages.json"
-    salt = _page_salt(sources.templates) + (sources.repo_url or "") if cache else ""
-    known = ContentCache(cache, salt)
-    texts: dict[str, str] = {}
-    for entry in entries:
-        if not has_page(entry.record):
-            continue
-        key = content_key((entry.key + (entry.stamp.to_json() if entry.stamp else "")).encode())
-        docname = api_docname(entry.api)
-        text = known.get(key)
+def stub(title: str, toctree: list[str] | None = None) -> bytes:
+    """A Sphinx source with only a title (and the pages below it in the navigation); apimap
+    writes the page's content. Titles are fixed phrases and names, never record text."""
+    lines = [] if toctree is not None else ["---", "orphan: true", "---", ""]
+    lines += [f"# {title}", "", "apimap"]
+    if toctree:
+        lines += ["", "```{toctree}", ":hidden:", "", *toctree, "```"]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+class _Renderer:
+    """Renders the pages of one run of :func:`render_site`."""
+
+    def __init__(self, sources: SiteSources, entries: list[Entry]) -> None:
+        self.sources = sources
+        self.entries = entries
+        self.env: Environment = environment(sources.templates)
+        surface = load_surface()
+        self.names = {entry.api: listings.record_names(entry.record, surface) for entry in entries}
+        from apimap.survey.coverage.compute import compute
+        from apimap.survey.scan.knowledge import knowledge_from_entries
+
+        self.coverage = compute(surface, knowledge_from_entries(entries))
+        self.out = Rendered()
+        cache = sources.cache
+        salt = _page_salt(sources.templates) + (sources.repo_url or "") if cache else ""
+        self.memo = ContentCache(cache / "rendered.json" if cache else None, salt)
+        """Rendered articles by a key of everything they show: a rebuild renders only pages
+        whose data changed."""
+
+    def render(self, template: str, docname: str, **context: object) -> str:
+        """``template`` for ``docname``, or the same rendering of an earlier run."""
+        key = content_key(repr((template, docname, sorted(context.items()))).encode("utf-8"))
+        text = self.memo.get(key)
         if text is None:
-            page = views.api_page(entry, sources.repo_url)
-            text = render(env, "api.md.j2", docname, page=page)
-            known.put(key, text)
-        texts[f"{docname}.md"] = text
-    known.save()
-    return texts
+            text = render(self.env, template, docname, **context)
+            self.memo.put(key, text)
+        return text
+
+    def page(
+        self,
+        template: str,
+        docname: str,
+        title: str,
+        *,
+        frame: str | None = None,
+        searched: bool = False,
+        toctree: list[str] | None = None,
+        **context: object,
+    ) -> None:
+        """Render one generated page; a page without a shared frame gets a stub of its own."""
+        body = self.render(template, docname, title=title, **context)
+        self.out.pages.append(Page(docname, body, title if frame else None, title, frame, searched))
+        if frame is None:
+            self.out.sources[f"{docname}.md"] = stub(title, toctree)
+
+    def api_pages(self) -> None:
+        """One page per record; with a cache, only records whose file changed are rendered."""
+        for entry in self.entries:
+            names = self.names[entry.api]
+            docname = api_docname(entry.api)
+            key = content_key(
+                "\0".join(
+                    [entry.key, entry.stamp_key, *names.aliases, "\0", *names.variant_aliases]
+                ).encode()
+            )
+            cached = self.memo.get(key)
+            if cached is None:
+                page = views.api_page(
+                    entry, self.sources.repo_url, names.aliases, names.variant_aliases
+                )
+                body = render(self.env, "api.html.j2", docname, page=page)
+                cached = json.dumps([body, page.description], ensure_ascii=False)
+                self.memo.put(key, cached)
+            body, description = json.loads(cached)
+            title = f"[ {derived.category(entry.record).label} ] {entry.api}"
+            self.out.pages.append(
+                Page(docname, body, title, description, folder_frame(docname), True)
+            )
+        self.out.sources[f"{API_FOLDER}/{FRAME}.md"] = stub(phrases.SITE_TITLE)
+
+    def tables(self) -> None:
+        """The mapping tables: the filter, a page per section, the 功能缺失 index."""
+        sections = listings.section_pages(self.entries, self.names)
+        missing = listings.missing_rows(self.entries, self.names)
+        titles = phrases.PAGE_TITLES
+        self.page(
+            "tables.html.j2",
+            "tables",
+            titles["tables"],
+            toctree=[*(section.docname for section in sections), "tables/missing"],
+            sections=sections,
+            missing=missing,
+            categories=list(Category),
+            section_names=[section.value for section in Section] + [listings.UNSECTIONED],
+            releases=list(PADDLE_RELEASES),
+        )
+        for section in sections:
+            title = phrases.SECTION_TABLE_TITLE.format(section=section.title)
+            self.page("section.html.j2", section.docname, title, toctree=[], section=section)
+        self.page(
+            "missing.html.j2", "tables/missing", titles["tables/missing"], toctree=[], rows=missing
+        )
+
+    def categories(self) -> None:
+        """The categories and one page per category."""
+        category_pages = listings.category_pages(self.entries, self.names)
+        self.page(
+            "categories.html.j2",
+            "category/index",
+            phrases.PAGE_TITLES["category/index"],
+            toctree=[page.category.value for page in category_pages],
+            pages=category_pages,
+        )
+        for page in category_pages:
+            self.page("category.html.j2", page.docname, page.category.label, toctree=[], page=page)
+
+    def reverse(self) -> None:
+        """The reverse lookup and one page per paddle namespace."""
+        parts = listings.reverse_parts(self.entries, self.names)
+        self.page(
+            "reverse.html.j2", "reverse", phrases.PAGE_TITLES["reverse"], toctree=[], parts=parts
+        )
+        for part in parts:
+            title = phrases.REVERSE_PART_TITLE.format(namespace=part.namespace)
+            self.page(
+                "reverse_part.html.j2",
+                part.docname,
+                title,
+                frame=folder_frame(part.docname),
+                part=part,
+            )
+        self.out.sources[f"reverse/{FRAME}.md"] = stub(phrases.SITE_TITLE)
+
+    def migration(self) -> None:
+        """The migration notes: which section has how many, and a page per section (a section
+        whose notes would make a page larger than :data:`PAGE_BUDGET` is split into parts)."""
+        sections = listings.migration_sections(self.entries)
+        parts_of = {section.anchor: self._migration_parts(section) for section in sections}
+        self.page(
+            "migration.html.j2",
+            "migration",
+            phrases.PAGE_TITLES["migration"],
+            toctree=[docname for parts in parts_of.values() for docname, _, _ in parts],
+            sections=sections,
+        )
+        for section in sections:
+            parts = parts_of[section.anchor]
+            labels = [(docname, label) for docname, label, _ in parts]
+            for docname, label, items in parts:
+                title = phrases.SECTION_MIGRATION_TITLE.format(section=section.title)
+                if len(parts) > 1:
+                    title = phrases.PART_TITLE.format(title=title, part=label)
+                self.page(
+                    "migration_section.html.j2",
+                    docname,
+                    title,
+                    toctree=[],
+                    section=section,
+                    items=items,
+                    parts=labels,
+                    docname_here=docname,
+                )
+
+    def _migration_parts(
+        self, section: listings.MigrationSection
+    ) -> list[tuple[str, str, list[Markup]]]:
+        """``(docname, label, rendered items)`` of each part of a section's notes."""
+        parts: list[list[Markup]] = [[]]
+        size = 0
+        for item in section.items:
+            html = Markup(self.render("migration_item.html.j2", section.docname, item=item))
+            if parts[-1] and size + len(html) > PAGE_BUDGET:
+                parts.append([])
+                size = 0
+            parts[-1].append(html)
+            size += len(html)
+        return [
+            (
+                section.docname if number == 1 else f"{section.docname}-{number}",
+                phrases.PART_LABEL.format(part=number),
+                items,
+            )
+            for number, items in enumerate(parts, start=1)
+        ]
+
+    def others(self, guides: list[Guide]) -> None:
+        """Home, changelog, rules, search and the not-found page."""
+        titles = phrases.PAGE_TITLES
+        coverage = listings.surface_coverage(self.coverage)
+        self.page(
+            "index.html.j2",
+            "index",
+            titles["index"],
+            toctree=[
+                "tables",
+                "reverse",
+                "category/index",
+                "migration",
+                "changelog",
+                "rules",
+                *(guide.docname for guide in guides),
+            ],
+            groups=listings.group_counts(self.entries),
+            coverage=coverage,
+            records=len(self.entries),
+            aliases=sum(len(names.all) for names in self.names.values()),
+            chart=CHART,
+            guides=guides,
+        )
+        self.out.assets[CHART] = coverage_svg(coverage.chart).encode("utf-8")
+        self.page(
+            "changelog.html.j2",
+            "changelog",
+            titles["changelog"],
+            toctree=[],
+            changes=listings.release_changes(self.entries),
+            releases=list(PADDLE_RELEASES),
+            pinned=PADDLE_VERSION,
+        )
+        self.page(
+            "rules.html.j2", "rules", titles["rules"], toctree=[], searched=True, rules=rule_views()
+        )
+        repo = self.sources.repo_url
+        self.page(
+            "search.html.j2",
+            "search",
+            titles["search"],
+            request_url=f"{repo}/issues/new?template={REQUEST_TEMPLATE}" if repo else "",
+            versions="、".join(f"{name} {v}" for name, v in self.coverage.versions.items()),
+        )
+        self.page("404.html.j2", "404", titles["404"])
+
+    def indexes(self) -> None:
+        """The name index the scripts look names up in, and the names no record covers."""
+        self.out.assets[lookup.NAMES_FILE] = lookup.dump(
+            lookup.name_index(self.entries, self.names)
+        )
+        self.out.assets[lookup.UNCOVERED_FILE] = lookup.dump(lookup.uncovered_names(self.coverage))
 
 
 def _page_salt(templates: Path) -> str:
@@ -124,63 +362,23 @@ def _page_salt(templates: Path) -> str:
     return files_salt(files + renderer)
 
 
-def render_site(sources: SiteSources) -> dict[str, bytes]:
-    """Every file of the Sphinx source folder (relative path -> bytes)."""
+def render_site(sources: SiteSources) -> Rendered:
+    """Every page, Sphinx source and asset of the site."""
     if not sources.templates.is_dir():
         problem = "找不到模板目录，请在仓库根目录运行 (no templates: run from the repository root)"
         raise CorpusError([f"{sources.templates}: {problem}"])
     cache = sources.cache
     entries = load_entries(sources.mappings, cache / "records.json" if cache else None)
-    env = environment(sources.templates)
-    files = _hand_written(sources.pages)
-    texts = _api_pages(entries, env, sources)
-    coverage = views.surface_coverage(entries)
-    texts["index.md"] = render(
-        env,
-        "index.md.j2",
-        "index",
-        groups=views.group_counts(entries),
-        coverage=coverage,
-        records=len(entries),
-        aliases=sum(len(other_names(entry.record)) for entry in entries),
-        pages=sum(1 for entry in entries if has_page(entry.record)),
-        chart=CHART,
-        guides=_guides(files),
-    )
-    texts[CHART] = coverage_svg(coverage.chart)
-    texts[f"{TABLES_DOC}.md"] = render(
-        env,
-        "tables.md.j2",
-        TABLES_DOC,
-        sections=views.section_tables(entries),
-        missing=views.missing_rows(entries),
-        categories=list(Category),
-        section_names=[section.value for section in Section],
-        unsectioned=views.UNSECTIONED,
-        releases=list(PADDLE_RELEASES),
-    )
-    category_pages = views.category_pages(entries)
-    texts[f"{CATEGORY_FOLDER}/index.md"] = render(
-        env, "categories.md.j2", f"{CATEGORY_FOLDER}/index", pages=category_pages
-    )
-    for category_page in category_pages:
-        docname = category_docname(category_page.category.value)
-        texts[f"{docname}.md"] = render(env, "category.md.j2", docname, page=category_page)
-    texts["rules.md"] = render(env, "rules.md.j2", "rules", rules=rule_views())
-    texts["migration.md"] = render(
-        env, "migration.md.j2", "migration", items=views.migration_items(entries)
-    )
-    texts[f"{REVERSE_DOC}.md"] = render(
-        env, "reverse.md.j2", REVERSE_DOC, rows=views.reverse_rows(entries)
-    )
-    texts["changelog.md"] = render(
-        env,
-        "changelog.md.j2",
-        "changelog",
-        changes=views.release_changes(entries),
-        releases=list(PADDLE_RELEASES),
-        pinned=PADDLE_VERSION,
-    )
-    texts[INDEX_SCRIPT] = _index_script(entries)
-    files.update({name: text.encode("utf-8") for name, text in texts.items()})
-    return files
+    renderer = _Renderer(sources, entries)
+    hand_written = _hand_written(sources.pages)
+    renderer.out.sources.update(hand_written)
+    renderer.api_pages()
+    renderer.tables()
+    renderer.categories()
+    renderer.reverse()
+    renderer.migration()
+    renderer.others(_guides(hand_written))
+    renderer.indexes()
+    renderer.memo.save()
+    renderer.out.pages.sort(key=lambda page: page.docname)
+    return renderer.out

@@ -1,32 +1,34 @@
-"""What the templates show: plain data prepared from the records.
+"""What an API page shows: plain data prepared from one record and its stamp.
 
-Views hold text (record prose and generated phrases), never Markdown: the
+Views hold text (record prose and generated phrases), never markup: the
 templates escape every value with the filters of :mod:`apimap.publish.site.templates`.
+The listing pages' data is :mod:`apimap.publish.site.listings`.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
 from apimap.checking.corpus import Entry
-from apimap.files.releases import DIFFERENCE_KINDS, difference_kind, kind_label, measured
+from apimap.files.releases import ReleaseGuide, Span, WayKind, guide, sentences
 from apimap.files.stamps import ProbeResult, Stamp
-from apimap.publish.site.chart import NamespaceCounts
 from apimap.publish.site.markdown import format_signature
 from apimap.record import derived, phrases, wording
-from apimap.record.categories import GROUP_NAMES, Category, Section
-from apimap.record.model import Case, Record
-from apimap.record.pages import api_docname, has_page, other_names
+from apimap.record.categories import Category, RowKind
+from apimap.record.links import default_paddle_url
+from apimap.record.model import Case, ParamRow, Record
 from apimap.record.paths import record_path
-from apimap.record.pins import release_key
-
-if TYPE_CHECKING:
-    from apimap.survey.coverage.compute import Counts
+from apimap.record.pins import (
+    PADDLE_RELEASES,
+    PADDLE_VERSION,
+    TORCH_VERSION,
+    TORCHVISION_VERSION,
+    VISION_PREFIX,
+    VISION_TORCH_VERSION,
+    release_key,
+)
 
 
 @dataclass(frozen=True)
@@ -83,21 +85,118 @@ class BehaviourRow:
 
 
 @dataclass(frozen=True)
-class ReleasesView:
-    """Which paddle releases the page holds for, and what differs on the others."""
+class SpanView:
+    """What the releases of one span need: sentences, and the code of a rewrite there."""
+
+    label: str
+    sentences: list[str]
+    cases: list[CaseView]
+
+
+@dataclass(frozen=True)
+class VersionsView:
+    """The page's guidance per paddle release."""
 
     text: str
-    older: list[tuple[str, list[str]]]
-    """(release, differences) for each release where the mapping does not hold, newest first."""
+    """Where the page's mapping holds: 适用于 Paddle 3.0.0–3.3.1 …"""
+    older_category: str | None
+    """Where the category differs on older releases: Paddle 3.0.0–3.1.1 上属于「…」."""
+    spans: list[SpanView]
+    """Newest first; empty when every release needs the same."""
+    everywhere: str | None
+    """The sentence for a page that holds the same on every release."""
 
 
-def releases_view(stamp: Stamp | None) -> ReleasesView | None:
-    """From the stamp's matrix results; ``None`` when ``--matrix`` has not measured it."""
-    found = measured(stamp)
+def _holds_range(found: ReleaseGuide) -> str:
+    """The releases on which the page's mapping holds unchanged, as a badge line."""
+    pinned = found.by_release[PADDLE_VERSION]
+    low = PADDLE_VERSION
+    for version in reversed(PADDLE_RELEASES):
+        if found.by_release[version] != pinned:
+            break
+        low = version
+    if low == PADDLE_VERSION:
+        return phrases.RELEASE_ONLY.format(version=PADDLE_VERSION)
+    return phrases.RELEASE_RANGE.format(low=low, high=PADDLE_VERSION)
+
+
+def _span_cases(record: Record, span: Span) -> list[CaseView]:
+    """The cases of the rewrite a span relies on when the record's own API does not serve it."""
+    ways = span.guidance.ways
+    if not ways or ways[0].kind is not WayKind.REWRITE or ways[0].alternative is None:
+        return []
+    return [case_view(case) for case in record.alternatives[ways[0].alternative].cases]
+
+
+def versions_view(record: Record, stamp: Stamp | None) -> VersionsView | None:
+    """From the facts measured on each release; ``None`` without a stamp that has them."""
+    found = guide(record, stamp)
     if found is None:
         return None
-    older = sorted(found.differs.items(), key=lambda item: release_key(item[0]), reverse=True)
-    return ReleasesView(found.range_text, older)
+    pinned = derived.category(record)
+    older = [
+        span
+        for span in found.spans
+        if span.guidance.category is not None and span.guidance.category is not pinned
+    ]
+    older_category = (
+        "；".join(
+            phrases.OLDER_CATEGORY.format(releases=span.label, label=span.guidance.category.label)
+            for span in older
+            if span.guidance.category is not None
+        )
+        or None
+    )
+    if found.holds_everywhere:
+        span = found.spans[0]
+        return VersionsView(
+            phrases.RELEASE_RANGE.format(low=PADDLE_RELEASES[0], high=PADDLE_VERSION),
+            None,
+            [],
+            " ".join(sentences(record, span)),
+        )
+    spans = [
+        SpanView(span.label, sentences(record, span), _span_cases(record, span))
+        for span in reversed(found.spans)
+    ]
+    return VersionsView(_holds_range(found), older_category, spans, None)
+
+
+def accepted_from(stamp: Stamp | None) -> dict[str, str]:
+    """Each torch-style name -> the oldest release from which every release takes it."""
+    if stamp is None:
+        return {}
+    found: dict[str, str] = {}
+    names = {name for release in stamp.releases.values() for name in release.accepts}
+    for name in sorted(names):
+        since = None
+        for version in reversed(PADDLE_RELEASES):
+            release = stamp.releases.get(version)
+            if release is None or not release.accepts.get(name, False):
+                break
+            since = version
+        if since is not None:
+            found[name] = since
+    return found
+
+
+def portable_row(record: Record, row: ParamRow, since: dict[str, str]) -> RowView:
+    """A row as every release takes it: paddle's own parameter names, and from which release
+    paddle also takes the torch-style name."""
+    torch_cell, paddle_cell = wording.table_names(row)
+    text = wording.remark(record, row)
+    kind = derived.row_kind(row)
+    accepted = [name for name in derived.torch_names(row) if name in record.paddle_accepts]
+    if not accepted or kind is RowKind.RETURN_DIFF:
+        return RowView(torch_cell, paddle_cell, text)
+    real = [record.paddle_accepts.get(name, name) for name in derived.paddle_names(row)]
+    if kind is RowKind.SAME and real != derived.torch_names(row):
+        text = wording.remark(record, row.model_copy(update={"paddle": real}))
+    versions = sorted({since.get(name, PADDLE_VERSION) for name in accepted}, key=release_key)
+    note = phrases.ACCEPTED_FROM.format(
+        version=versions[-1], names="、".join(f"`{name}`" for name in accepted)
+    )
+    return RowView(torch_cell, ", ".join(real) or "-", f"{text}{note}")
 
 
 @dataclass(frozen=True)
@@ -155,8 +254,53 @@ _NOT_IN_DESCRIPTIONS = re.compile(r"[<>\"'`{}]")
 
 
 @dataclass(frozen=True)
+class ConsideredView:
+    """A paddle API that looks like the counterpart of a 功能缺失 API, and why it is not."""
+
+    paddle: str
+    url: str | None
+    why: str
+
+
+@dataclass(frozen=True)
+class MissingView:
+    """What a 功能缺失 page says instead of a mapping."""
+
+    reason: str
+    """The reason's label (可新增…、设计差异过大…), empty when the record has none yet."""
+    detail: str
+    instead: str | None
+    considered: list[ConsideredView]
+
+
+def missing_view(record: Record) -> MissingView | None:
+    """The 功能缺失 part of a record's page (``None`` for a record with a counterpart)."""
+    missing = record.missing
+    if derived.category(record) is not Category.MISSING or missing is None:
+        return None
+    return MissingView(
+        missing.reason.label if missing.reason else "",
+        missing.detail,
+        missing.instead,
+        [
+            ConsideredView(item.paddle, default_paddle_url(item.paddle), item.why)
+            for item in missing.considered
+        ],
+    )
+
+
+def versions_line(api: str) -> str:
+    """Which torch a page's facts were measured with, and why torchvision's pages use another."""
+    if api.startswith(VISION_PREFIX):
+        return phrases.VISION_TORCH.format(
+            torchvision=TORCHVISION_VERSION, vision=VISION_TORCH_VERSION, torch=TORCH_VERSION
+        )
+    return phrases.PINNED_TORCH.format(torch=TORCH_VERSION, paddle=PADDLE_VERSION)
+
+
+@dataclass(frozen=True)
 class ApiPage:
-    """Everything one diff page shows."""
+    """Everything one API page shows."""
 
     api: str
     zh_name: str
@@ -177,10 +321,16 @@ class ApiPage:
     no_rewrite: str | None
     notes: list[NoteView]
     behaviour: list[BehaviourRow]
-    releases: ReleasesView | None = None
+    versions: VersionsView | None = None
     links: RecordLinks | None = None
     description: str = ""
     """The page's meta description: the Chinese name and the summary, for link previews."""
+    inplace_aliases: list[str] = field(default_factory=list)
+    missing: MissingView | None = None
+    pins: str = ""
+    """Which library versions the page's facts come from."""
+    no_signature: str | None = None
+    """For an attribute or a constant: said under its name instead of a signature."""
 
 
 def case_view(case: Case) -> CaseView:
@@ -251,13 +401,20 @@ def _acknowledgement(record: Record, kind: str, index: int) -> str:
     return f"注意事项第 {index + 1} 条"
 
 
-def api_page(entry: Entry, repo_url: str | None = None) -> ApiPage:
-    """The diff page of one record (not for 功能缺失)."""
+def api_page(
+    entry: Entry,
+    repo_url: str | None = None,
+    aliases: list[str] | None = None,
+    inplace_aliases: list[str] | None = None,
+) -> ApiPage:
+    """The page of one record; ``aliases`` and ``inplace_aliases`` default to the record's own
+    (the site adds those only the public-surface table names)."""
     record = entry.record
+    kind = wording.api_kind_line(record)
     return ApiPage(
         api=record.torch_api,
         zh_name=record.zh_name,
-        kind=wording.api_kind_line(record),
+        kind=kind,
         category=derived.category(record),
         badge=badge(record, entry.stamp),
         torch_url=derived.torch_url(record),
@@ -267,11 +424,9 @@ def api_page(entry: Entry, repo_url: str | None = None) -> ApiPage:
         paddle_package=record.paddle_package,
         paddle_signatures=[format_signature(text) for text in record.paddle_overloads],
         summary=wording.summary(record),
-        aliases=list(record.torch_aliases),
+        aliases=list(record.torch_aliases) if aliases is None else aliases,
         inplace=(record.inplace.torch, record.inplace.paddle) if record.inplace else None,
-        rows=[
-            RowView(*wording.table_names(row), wording.remark(record, row)) for row in record.params
-        ],
+        rows=[portable_row(record, row, accepted_from(entry.stamp)) for row in record.params],
         examples=[
             ExampleView(
                 wording.example_heading(record, example),
@@ -285,441 +440,19 @@ def api_page(entry: Entry, repo_url: str | None = None) -> ApiPage:
             for note in record.notes
         ],
         behaviour=behaviour_rows(record, entry.stamp),
-        releases=releases_view(entry.stamp),
+        versions=versions_view(record, entry.stamp),
         links=record_links(record, entry.stamp, repo_url),
         description=description(record),
+        inplace_aliases=(
+            list(record.inplace.aliases)
+            if record.inplace and inplace_aliases is None
+            else inplace_aliases or []
+        ),
+        missing=missing_view(record),
+        pins=versions_line(record.torch_api),
+        no_signature=(
+            phrases.NO_SIGNATURE.format(kind=kind)
+            if kind and not record.api_type.callable
+            else None
+        ),
     )
-
-
-@dataclass(frozen=True)
-class TableRow:
-    """One row of a mapping table: a record, an alias of one, or its in-place variant."""
-
-    torch_api: str
-    torch_url: str | None
-    zh_name: str
-    paddle: str
-    paddle_url: str | None
-    category: Category
-    page: str | None
-    alias_of: str | None
-    variant_of: str | None = None
-
-
-def paddle_cell(record: Record) -> str:
-    """What the Paddle API column says."""
-    category = derived.category(record)
-    if category is Category.COMPOSITE:
-        return phrases.CATEGORY_LABELS[Category.COMPOSITE.value]
-    if category is Category.MISSING or record.paddle_api is None:
-        return "-"
-    if record.paddle_package:
-        return f"{record.paddle_api}（{record.paddle_package}）"
-    return record.paddle_api
-
-
-def table_rows(entry: Entry) -> list[TableRow]:
-    """The record's own row, one row per alias, and one for the in-place variant."""
-    record = entry.record
-    category = derived.category(record)
-    page = api_docname(record.torch_api) if has_page(record) else None
-    paddle, paddle_url = paddle_cell(record), derived.paddle_url(record)
-    rows = [
-        TableRow(
-            record.torch_api,
-            derived.torch_url(record),
-            record.zh_name,
-            paddle,
-            paddle_url,
-            category,
-            page,
-            None,
-        )
-    ]
-    for alias in record.torch_aliases:
-        rows.append(
-            TableRow(
-                alias, None, record.zh_name, paddle, paddle_url, category, page, record.torch_api
-            )
-        )
-    if record.inplace is not None:
-        rows.append(
-            TableRow(
-                record.inplace.torch,
-                None,
-                record.zh_name,
-                record.inplace.paddle,
-                None,
-                category,
-                page,
-                None,
-                record.torch_api,
-            )
-        )
-    return rows
-
-
-def namespace_of(api: str) -> str:
-    """``torch.nn.functional.relu`` -> ``torch.nn.functional``."""
-    return api.rpartition(".")[0]
-
-
-@dataclass(frozen=True)
-class NamespaceTable:
-    """The rows of one namespace within a section, numbered."""
-
-    namespace: str
-    rows: list[tuple[int, TableRow]]
-
-
-@dataclass(frozen=True)
-class SectionTables:
-    """One section of the mapping tables."""
-
-    title: str
-    anchor: str
-    tables: list[NamespaceTable]
-    count: int
-
-
-UNSECTIONED = "未标注类别"
-_SECTION_ANCHORS = {
-    Section.BASIC: "basic",
-    Section.NETWORK: "network",
-    Section.LOSS: "loss",
-    Section.UTILITY: "utility",
-    Section.VISION: "vision",
-}
-
-
-def section_tables(entries: Iterable[Entry]) -> list[SectionTables]:
-    """Rows grouped by section, then by namespace; numbered within each section."""
-    grouped: dict[str, list[TableRow]] = {}
-    for entry in entries:
-        if derived.category(entry.record) is Category.MISSING:
-            continue
-        key = entry.record.section.value if entry.record.section else UNSECTIONED
-        grouped.setdefault(key, []).extend(table_rows(entry))
-    order = [section.value for section in Section] + [UNSECTIONED]
-    anchors = {section.value: anchor for section, anchor in _SECTION_ANCHORS.items()}
-    anchors[UNSECTIONED] = "unsectioned"
-    sections: list[SectionTables] = []
-    for key in order:
-        rows = grouped.get(key)
-        if not rows:
-            continue
-        by_namespace: dict[str, list[TableRow]] = {}
-        for row in sorted(rows, key=lambda r: (namespace_of(r.torch_api), r.torch_api)):
-            by_namespace.setdefault(namespace_of(row.torch_api), []).append(row)
-        number = 0
-        tables: list[NamespaceTable] = []
-        for namespace in sorted(by_namespace):
-            numbered = []
-            for row in by_namespace[namespace]:
-                number += 1
-                numbered.append((number, row))
-            tables.append(NamespaceTable(namespace, numbered))
-        sections.append(SectionTables(key, anchors[key], tables, number))
-    return sections
-
-
-@dataclass(frozen=True)
-class MissingRow:
-    """A 功能缺失 API with its reason and what to do instead."""
-
-    torch_api: str
-    torch_url: str | None
-    zh_name: str
-    reason: str
-    detail: str
-    instead: str
-    aliases: list[str]
-
-
-def missing_rows(entries: Iterable[Entry]) -> list[MissingRow]:
-    """The 功能缺失 list, by API name."""
-    rows = []
-    for entry in entries:
-        record = entry.record
-        if derived.category(record) is not Category.MISSING or record.missing is None:
-            continue
-        missing = record.missing
-        rows.append(
-            MissingRow(
-                entry.api,
-                derived.torch_url(record),
-                record.zh_name,
-                missing.reason.label if missing.reason else "",
-                missing.detail,
-                missing.instead or "",
-                other_names(record),
-            )
-        )
-    return rows
-
-
-@dataclass(frozen=True)
-class CategoryCount:
-    """How many APIs one category has."""
-
-    category: Category
-    count: int
-
-
-@dataclass(frozen=True)
-class GroupCount:
-    """A category group (1 to 7) and its categories."""
-
-    group: int
-    name: str
-    categories: list[CategoryCount]
-
-    @property
-    def count(self) -> int:
-        """All APIs of the group."""
-        return sum(item.count for item in self.categories)
-
-
-def group_counts(entries: Iterable[Entry]) -> list[GroupCount]:
-    """Counts per category, grouped as in the specification."""
-    counts = Counter(derived.category(entry.record) for entry in entries)
-    return [
-        GroupCount(
-            group,
-            name,
-            [CategoryCount(c, counts[c]) for c in Category if c.group == group],
-        )
-        for group, name in GROUP_NAMES.items()
-    ]
-
-
-@dataclass(frozen=True)
-class SurfaceCoverage:
-    """The home page's coverage of the public surface (see :mod:`apimap.survey.coverage`)."""
-
-    chart: list[NamespaceCounts]
-    """Each core namespace, then the other namespaces of each library summed."""
-    table: list[NamespaceCounts]
-    """Every namespace."""
-    total: NamespaceCounts
-    versions: str
-    used: str
-    """Share of the uses in popular model code that fall on classified names, e.g. ``98.7%``."""
-    uses: int
-    """Uses of public names in those libraries."""
-    used_in: str
-    """The libraries, with versions."""
-
-
-def _namespace_counts(name: str, counts: Iterable[Counts]) -> NamespaceCounts:
-    from apimap.survey.coverage.compute import Status
-
-    total, aliases, unclassified = 0, 0, 0
-    groups: Counter[int] = Counter()
-    for item in counts:
-        total += item.total
-        aliases += item.statuses[Status.ALIAS]
-        unclassified += item.statuses[Status.UNCLASSIFIED]
-        groups.update(item.groups)
-    return NamespaceCounts(name, total, dict(sorted(groups.items())), aliases, unclassified)
-
-
-def surface_coverage(entries: Iterable[Entry]) -> SurfaceCoverage:
-    """How the records cover the committed public-surface table, per namespace."""
-    from apimap.survey.coverage.compute import by_use, compute
-    from apimap.survey.coverage.usage import load_usage
-    from apimap.survey.scan.knowledge import knowledge_from_entries
-    from apimap.survey.surface.table import load_surface
-
-    coverage = compute(load_surface(), knowledge_from_entries(entries))
-    usage = load_usage()
-    weighted = by_use(coverage, usage.uses)
-    chart: list[NamespaceCounts] = []
-    for library in sorted(coverage.libraries):
-        rows = [ns for ns in coverage.namespaces if ns.library == library]
-        chart += [_namespace_counts(ns.namespace, [ns.counts]) for ns in rows if ns.group == "core"]
-        others = [ns.counts for ns in rows if ns.group != "core"]
-        if others:
-            chart.append(_namespace_counts(f"{library} 其他 {len(others)} 个命名空间", others))
-    return SurfaceCoverage(
-        chart=chart,
-        table=[_namespace_counts(ns.namespace, [ns.counts]) for ns in coverage.namespaces],
-        total=_namespace_counts("合计", [coverage.total]),
-        versions="、".join(f"{name} {version}" for name, version in coverage.versions.items()),
-        used=f"{weighted.classified_percent:.1f}%",
-        uses=weighted.total,
-        used_in="、".join(f"{lib.name} {lib.version}" for lib in usage.libraries),
-    )
-
-
-@dataclass(frozen=True)
-class CategoryPage:
-    """The list of one category's APIs."""
-
-    category: Category
-    rows: list[TableRow]
-    missing: list[MissingRow]
-
-
-def category_pages(entries: list[Entry]) -> list[CategoryPage]:
-    """One page per category, APIs by name (aliases included)."""
-    pages = []
-    for category in Category:
-        members = [e for e in entries if derived.category(e.record) is category]
-        rows = sorted(
-            (row for entry in members for row in table_rows(entry)), key=lambda r: r.torch_api
-        )
-        pages.append(CategoryPage(category, rows, missing_rows(members)))
-    return pages
-
-
-def _holding(entry: Entry) -> list[str] | None:
-    found = measured(entry.stamp)
-    return None if found is None else found.holds
-
-
-def index_entries(entries: Iterable[Entry]) -> list[dict[str, object]]:
-    """The JSON index the table filter searches (one item per record and alias)."""
-    items: list[dict[str, object]] = []
-    for entry in entries:
-        record = entry.record
-        for row in table_rows(entry):
-            items.append(
-                {
-                    "api": row.torch_api,
-                    "zh_name": record.zh_name,
-                    "paddle": row.paddle,
-                    "category": row.category.value,
-                    "label": row.category.label,
-                    "section": record.section.value if record.section else "",
-                    "page": quote(row.page) + ".html" if row.page else "",
-                    "alias_of": row.alias_of or row.variant_of or "",
-                    "reason": record.missing.detail if record.missing else "",
-                    "releases": _holding(entry),
-                }
-            )
-    return sorted(items, key=lambda item: str(item["api"]))
-
-
-@dataclass(frozen=True)
-class MigrationItem:
-    """The migration notes of one record, for the migration guide."""
-
-    api: str
-    docname: str | None
-    """The diff page, when the record has one."""
-    notes: list[NoteView]
-
-
-def migration_items(entries: Iterable[Entry]) -> list[MigrationItem]:
-    """Every record with notes, by seed section (unsectioned last), then by API name."""
-    order = {section: index for index, section in enumerate(Section)}
-
-    def key(entry: Entry) -> tuple[int, str]:
-        section = entry.record.section
-        return (order[section] if section is not None else len(order), entry.api)
-
-    return [
-        MigrationItem(
-            entry.api,
-            api_docname(entry.api) if has_page(entry.record) else None,
-            [
-                NoteView(note.text, case_view(note.example) if note.example else None)
-                for note in entry.record.notes
-            ],
-        )
-        for entry in sorted(entries, key=key)
-        if entry.record.notes
-    ]
-
-
-@dataclass(frozen=True)
-class ChangeItem:
-    """A record whose mapping on an older release differs from the pinned one."""
-
-    api: str
-    docname: str | None
-    differences: list[str]
-
-
-@dataclass(frozen=True)
-class ReleaseChanges:
-    """One older release: its records that differ, grouped by the kind of difference."""
-
-    version: str
-    measured: int
-    groups: list[tuple[str, list[ChangeItem]]]
-    """(Chinese label of the kind, records), in the order of the kinds."""
-
-    @property
-    def count(self) -> int:
-        """How many records differ on this release."""
-        return sum(len(items) for _label, items in self.groups)
-
-
-def release_changes(entries: Iterable[Entry]) -> list[ReleaseChanges]:
-    """For each older release (newest first), the records whose mapping differs there."""
-    found = [(entry, measured(entry.stamp)) for entry in entries]
-    by_release: dict[str, dict[str, list[ChangeItem]]] = {}
-    counts: Counter[str] = Counter()
-    for entry, result in found:
-        if result is None:
-            continue
-        for version in result.holds:
-            counts[version] += 1
-        for version, lines in result.differs.items():
-            counts[version] += 1
-            docname = api_docname(entry.api) if has_page(entry.record) else None
-            item = ChangeItem(entry.api, docname, lines)
-            by_release.setdefault(version, {}).setdefault(difference_kind(lines), []).append(item)
-    versions = sorted(
-        {v for _e, r in found if r for v in r.differs} | set(by_release), key=release_key
-    )
-    changes = []
-    for version in reversed(versions):
-        groups = by_release.get(version, {})
-        ordered = [kind for kind, _starts, _label in DIFFERENCE_KINDS] + ["other"]
-        changes.append(
-            ReleaseChanges(
-                version,
-                counts[version],
-                [
-                    (kind_label(kind), sorted(groups[kind], key=lambda item: item.api))
-                    for kind in ordered
-                    if kind in groups
-                ],
-            )
-        )
-    return changes
-
-
-@dataclass(frozen=True)
-class ReverseRow:
-    """One row of the reverse lookup: a paddle API and a torch API that maps to it."""
-
-    paddle: str
-    paddle_url: str | None
-    torch_api: str
-    category: Category
-    page: str | None
-
-
-def reverse_rows(entries: Iterable[Entry]) -> list[ReverseRow]:
-    """Every record and alias with a paddle API, sorted by the paddle API (paddle → torch)."""
-    rows = []
-    for entry in entries:
-        record = entry.record
-        if record.paddle_api is None or derived.category(record) is Category.MISSING:
-            continue
-        page = api_docname(record.torch_api) if has_page(record) else None
-        for name in (record.torch_api, *record.torch_aliases):
-            rows.append(
-                ReverseRow(
-                    record.paddle_api,
-                    derived.paddle_url(record),
-                    name,
-                    derived.category(record),
-                    page,
-                )
-            )
-    return sorted(rows, key=lambda row: (row.paddle.lower(), row.paddle, row.torch_api))

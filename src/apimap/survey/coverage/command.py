@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 
 if TYPE_CHECKING:
+    from apimap.files.surface import Surface
     from apimap.survey.coverage.compute import Counts, Coverage, UseCoverage
     from apimap.survey.coverage.usage import UsageData
     from apimap.survey.scan.classify import Classifier
-    from apimap.survey.surface.table import Surface
 
 FORMATS = ("text", "markdown", "json")
 
@@ -273,11 +273,11 @@ def _update_usage(args: argparse.Namespace, surface: Surface, classifier: Classi
 
 def run_command(args: argparse.Namespace) -> int:
     """Print the coverage table, the worklist, or rebuild the usage counts."""
+    from apimap.files.surface import load_surface
     from apimap.survey.coverage.compute import by_use, compute
     from apimap.survey.coverage.usage import load_usage
     from apimap.survey.scan.classify import Classifier
     from apimap.survey.scan.knowledge import KnowledgeError, default_mappings, load_knowledge
-    from apimap.survey.surface.table import load_surface
 
     mappings = Path(args.mappings) if args.mappings else default_mappings()
     try:

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from apimap.files.surface import Surface
 from apimap.record.categories import Category
 from apimap.survey.scan.knowledge import Knowledge, RecordInfo
-from apimap.survey.surface.table import Surface
 
 
 class Status(StrEnum):

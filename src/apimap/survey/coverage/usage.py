@@ -21,9 +21,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from apimap.files.surface import Surface
 from apimap.survey.scan.classify import Classifier
 from apimap.survey.scan.runner import scan_paths
-from apimap.survey.surface.table import Surface
 
 FORMAT: Final = "apimap-usage"
 VERSION: Final = 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from apimap.files.surface import Surface
 from apimap.record.categories import Category
 from apimap.survey.scan.knowledge import Knowledge, RecordInfo
-from apimap.survey.surface.table import Surface
 
 
 class Bucket(StrEnum):

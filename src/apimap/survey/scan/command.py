@@ -80,6 +80,7 @@ def _failed(report: Any, conditions: frozenset[str]) -> list[str]:
 
 def run_command(args: argparse.Namespace) -> int:
     """Scan, write the report, and exit 1 when a ``--fail-on`` condition is met."""
+    from apimap.files.surface import load_surface
     from apimap.survey.scan.classify import Classifier
     from apimap.survey.scan.knowledge import KnowledgeError, default_mappings, load_knowledge
     from apimap.survey.scan.progress import ProgressBar
@@ -88,7 +89,6 @@ def run_command(args: argparse.Namespace) -> int:
     from apimap.survey.scan.write_json import write_json
     from apimap.survey.scan.write_markdown import write_markdown
     from apimap.survey.scan.write_text import write_text
-    from apimap.survey.surface.table import load_surface
 
     paths = existing_paths("scan", args.paths)
     if paths is None:

@@ -86,7 +86,7 @@ def default_mappings() -> Path:
 def knowledge_from_entries(entries: Iterable[Entry]) -> Knowledge:
     """The knowledge of records the caller has already loaded (the site does)."""
     from apimap.record import derived
-    from apimap.record.pages import has_page, other_names
+    from apimap.record.pages import other_names
 
     return Knowledge(
         tuple(
@@ -94,7 +94,7 @@ def knowledge_from_entries(entries: Iterable[Entry]) -> Knowledge:
                 api=entry.api,
                 category=derived.category(entry.record),
                 aliases=tuple(other_names(entry.record)),
-                page=page_url(entry.api) if has_page(entry.record) else None,
+                page=page_url(entry.api),
             )
             for entry in entries
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apimap.survey.surface.table import Surface
+from apimap.files.surface import Surface
 
 ATEN = "torch.ops.aten."
 _NAMESPACED = (("linalg_", "torch.linalg."), ("special_", "torch.special."), ("fft_", "torch.fft."))

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from apimap.files.surface import Surface
 from apimap.survey.scan.classify import Classifier
 from apimap.survey.scan.files import SourceFile, discover
 from apimap.survey.scan.project import ProjectIndex
@@ -15,7 +16,6 @@ from apimap.survey.scan.public import public_api
 from apimap.survey.scan.report import ScanReport, Usage
 from apimap.survey.scan.resolver import FileScan, ResolverConfig, scan_file
 from apimap.survey.scan.tensor_methods import confidence, shared_names
-from apimap.survey.surface.table import Surface
 
 Progress = Callable[[int, int], None]
 """Called with (files done, files in all) as parsing goes on."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from apimap.survey.surface.table import Surface
+from apimap.files.surface import Surface
 
 Confidence = Literal["high", "low"]
 

@@ -2,5 +2,6 @@
 
 :mod:`apimap.survey.surface.collect` computes it from the installed libraries
 (``apimap surface --update``) into the package data file ``data/surface.json``;
-:mod:`apimap.survey.surface.table` reads that file without importing either library.
+:mod:`apimap.survey.surface.table` writes it, and :mod:`apimap.files.surface` reads it without
+importing either library (the checker's rules read it too).
 """

@@ -19,12 +19,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from apimap.files.surface import LibrarySurface, NameEntry, NamespaceEntry
 from apimap.record.pins import public_version
 from apimap.survey.surface.namespaces import NAMESPACES, NamespaceSpec
-from apimap.survey.surface.table import LibrarySurface, NameEntry, NamespaceEntry
 
 _PLAIN_VALUES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
-_ALIAS_DOC = re.compile(r"\bAlias (?:of|for) :(?:func|meth|class|attr):`~?([\w.]+)`")
+_ALIAS_DOC = re.compile(
+    r"\bAlias (?:of|for) :(?:func|meth|class|attr):`~?([\w.]+)`(?!\s+with\b)"
+)
+"""A docstring that names another API as its alias; "Alias for X with defaults ..." (like
+``torch.linalg.diagonal``) is a variant with other defaults, not another name of X."""
 _DOC_HEAD = 400
 """Only the start of a docstring (signature line and first paragraph) can declare an alias."""
 

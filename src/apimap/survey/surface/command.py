@@ -68,7 +68,8 @@ def _print_table(libraries: dict[str, Any]) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """Print the table, or with ``--update`` recompute the pinned libraries installed here."""
-    from apimap.survey.surface.table import data_path, dump_document, parse_document
+    from apimap.files.surface import data_path, parse_document
+    from apimap.survey.surface.table import dump_document
 
     target = Path(args.file) if args.file else data_path()
     current: dict[str, Any] = {}

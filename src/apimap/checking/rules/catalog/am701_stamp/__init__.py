@@ -64,4 +64,8 @@ RULE = Rule(
     why="页面上的「已验证」必须属实：标记记下验证时记录内容的摘要，之后改动任何值，标记就失效，"
     "直到重新验证。",
     check=check,
+    pending="待验证：Pull Request 的 verify 作业会验证改动的记录并给出新的验证标记（运行摘要中的补丁、"
+    "工件 stamps，或推送到分支的提交）；有验证环境时可运行 "
+    "`apimap verify --changed-since origin/main --update` "
+    "(pending verification: CI's verify job stamps the changed records)",
 )
