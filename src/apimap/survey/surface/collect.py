@@ -24,9 +24,7 @@ from apimap.record.pins import public_version
 from apimap.survey.surface.namespaces import NAMESPACES, NamespaceSpec
 
 _PLAIN_VALUES = (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)
-_ALIAS_DOC = re.compile(
-    r"\bAlias (?:of|for) :(?:func|meth|class|attr):`~?([\w.]+)`(?!\s+with\b)"
-)
+_ALIAS_DOC = re.compile(r"\bAlias (?:of|for) :(?:func|meth|class|attr):`~?([\w.]+)`(?!\s+with\b)")
 """A docstring that names another API as its alias; "Alias for X with defaults ..." (like
 ``torch.linalg.diagonal``) is a variant with other defaults, not another name of X."""
 _DOC_HEAD = 400
