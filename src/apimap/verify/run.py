@@ -82,7 +82,7 @@ BEFORE_STAMPING = tuple(rule for rule in RECORD_RULES if rule not in (STAMP, PAR
 
 
 SLOWEST_SHOWN = 5
-RECORDS_IN_FLIGHT = 24
+RECORDS_IN_FLIGHT = 8
 """Records whose jobs are queued at a time, in the order they are judged: a record's jobs are
 submitted as an earlier one is judged and let go, so the verifying process holds the results of
 this many records at most (a model record's weights travel with its results; submitting the
