@@ -102,6 +102,7 @@ def test_paddle_aliases_make_an_identical_mapping(tmp_path: Path) -> None:
     assert _new(tmp_path, "torch.abs") == 0
     _, data = _draft(tmp_path, "torch.abs")
     assert data["torch_signature"] == "torch.abs(input, *, out=None)"
+    assert data["torch_aliases"] == ["torch.absolute"]  # from the public-surface table
     assert data["paddle_accepts"] == {"input": "x"}
     assert data["inplace"] == {"torch": "torch.abs_", "paddle": "paddle.abs_"}
     assert data["calls"] == [{"torch": "result = torch.abs(input)", "inputs": {"input": "TODO"}}]

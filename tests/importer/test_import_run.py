@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path, PurePosixPath
 
 import pytest
-from import_support import FIXTURES, ROOT, as_shown
+from import_support import FIXTURES
 
-from apimap.checking.corpus import load_entries
 from apimap.checking.rules.registry import RECORD_RULES
 from apimap.checking.runner import check_source
 from apimap.cli import main
@@ -20,7 +19,6 @@ from apimap.publish.importer.problems import Problem
 from apimap.publish.importer.record_data import record_fields
 from apimap.publish.importer.report import summary, write_text
 from apimap.publish.importer.run import ImportResult, Kind, Outcome, Unit, run_import
-from apimap.publish.site.site import SiteSources, render_site
 from apimap.record.categories import Category, Section
 from apimap.record.import_codes import INVALID
 from apimap.record.model import Record
@@ -156,22 +154,6 @@ def test_a_page_imported_twice_and_an_unreadable_file_fail(tmp_path: Path) -> No
         str(first): (Outcome.IMPORTED, []),
         str(again): (Outcome.FAILED, ["IM006"]),
     }
-
-
-def test_site_pages_and_tables_import_back_to_the_records(tmp_path: Path) -> None:
-    corpus = ROOT / "tests" / "site" / "corpus" / "mappings"
-    site = render_site(SiteSources.in_project(ROOT, corpus))
-    pages = tmp_path / "site"
-    for name, content in site.items():
-        if name == "tables.md" or name.startswith("api/"):
-            (pages / name).parent.mkdir(parents=True, exist_ok=True)
-            (pages / name).write_bytes(content)
-    out = tmp_path / "mappings"
-    result = run_import([pages], out)
-    assert [u.problems for u in result.units if u.problems] == []
-    for entry in load_entries(corpus):
-        imported = _record(out / record_path(entry.api))
-        assert imported == as_shown(entry.record), entry.api
 
 
 def test_report_lists_problems_by_line_and_counts_by_reason(tmp_path: Path) -> None:

@@ -145,3 +145,15 @@ def test_weights_a_job_did_not_bring_are_reported(torch_side: Side, paddle_side:
     )
     assert not paddle_run["ok"]
     assert "weights missing from the job" in paddle_run["error"]
+
+
+def test_a_class_whose_keywords_share_the_builders_names_is_built(torch_side: Side) -> None:
+    """``torch.device(type='cuda', index=1)``: the class's ``index`` keyword is its own, not
+    the builder's (whose parameters are positional-only)."""
+    code = (
+        f"d = {LAYER_HOOK}.build(0, \"torch.device(type='cuda', index=1)\", torch.device,"
+        " type='cuda', index=1)\ni = d.index"
+    )
+    found = run({"code": code, "inputs": {}, "outputs": ["i"]}, torch_side, WeightStore())
+    assert found["ok"], found
+    assert found["values"]["i"] == {"t": "int", "v": "1"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,3 +79,30 @@ def test_update_never_stamps_a_record_check_rejects(tmp_path: Path) -> None:
     assert result.stamped == []
     record.write_text(text, encoding="utf-8")
     assert run_module.run_verify(folder, workers=1, update=True, check_first=True).stamped
+
+
+def test_records_are_submitted_as_earlier_ones_are_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the verifying process holds the results of RECORDS_IN_FLIGHT records at most: the next
+    # record's jobs are queued only once an earlier record is judged
+    folder = tmp_path / "mappings" / "torch"
+    folder.mkdir(parents=True)
+    for name in ("torch.cos", "torch.sin", "torch.tan"):
+        shutil.copy(ROOT / "mappings" / "torch" / f"{name}.yaml", folder)
+    monkeypatch.setattr(run_module, "RECORDS_IN_FLIGHT", 1)
+    submitted: list[list[str]] = []
+    real_submit = run_module._submit
+
+    def spy(plans: Any, records: Any, *rest: Any) -> Any:
+        submitted.append([record.torch_api for record in records])
+        return real_submit(plans, records, *rest)
+
+    monkeypatch.setattr(run_module, "_submit", spy)
+    judged: list[tuple[int, int]] = []
+    result = run_module.run_verify(
+        [folder], workers=1, progress=lambda done, _total: judged.append((done, len(submitted)))
+    )
+    assert result.records == 3 and len(result.worker_seconds) == 3
+    assert judged == [(0, 1), (1, 2), (2, 3)]
+    assert submitted == [["torch.cos"], ["torch.sin"], ["torch.tan"], []]

@@ -21,6 +21,14 @@ def test_integer_dtype_casts_integer_inputs_only() -> None:
     assert found["a"].dtype == np.int16 and found["x"].dtype == np.float32  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint8", "bool", "float16"])
+def test_a_zero_dim_input_cast_stays_an_array(dtype: str) -> None:
+    found = arrays(v=np.array(-1.0, dtype="float32"))
+    apply(found, {"dtype": dtype}, np)
+    value = found["v"]
+    assert isinstance(value, np.ndarray) and value.shape == () and value.dtype == np.dtype(dtype)
+
+
 def test_a_probe_that_changes_nothing_says_so() -> None:
     floats = arrays(x=np.array([0.5, 1.5], dtype="float32"))
     assert apply(floats, {"int_dtype": "int8"}, np)[1] is False

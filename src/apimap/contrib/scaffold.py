@@ -29,6 +29,7 @@ from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
 from apimap.files.migrate import minimal
+from apimap.files.surface import load_surface
 from apimap.files.yamlcomments import Comments
 from apimap.record import derived
 from apimap.record.categories import Category, RowKind, computed_category
@@ -157,7 +158,7 @@ def pair_rows(
     return rows
 
 
-def _inplace(torch_api: str, paddle_api: str) -> dict[str, str] | None:
+def _inplace(torch_api: str, paddle_api: str) -> dict[str, Any] | None:
     """Both in-place variants (``abs_``), when both libraries have them."""
     from apimap.verify.libraries import ApiNotFound, resolve
 
@@ -209,6 +210,9 @@ def _torch_side(draft: Draft, torch: Any, api_type: str) -> list[Any]:
         draft.data["api_type"] = api_type
     draft.data["zh_name"] = TODO_MARKER
     draft.unknown.append("中文名称 zh_name：如「二维卷积层」(a short Chinese name)")
+    aliases = load_surface().unnamed([torch_api])
+    if aliases:
+        draft.data["torch_aliases"] = aliases
     overloads: list[Any] = []
     if api_type not in VALUE_TYPES:
         try:
@@ -259,7 +263,8 @@ def _paddle_side(draft: Draft, paddle: Any, api_type: str) -> _PaddleSide:
         draft.data["paddle_accepts"] = side.aliases
     inplace = _inplace(draft.data["torch_api"], paddle.api)
     if inplace:
-        draft.data["inplace"] = inplace
+        aliases = load_surface().unnamed([inplace["torch"]])
+        draft.data["inplace"] = {**inplace, "aliases": aliases} if aliases else inplace
         draft.unknown.append(
             "inplace：请确认原位版本与本 API 映射方式相同 (check the in-place variant)"
         )

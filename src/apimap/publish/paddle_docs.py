@@ -78,6 +78,9 @@ def _sides(page: ApiPage) -> list[str]:
     if page.inplace:
         torch, paddle = page.inplace
         lines += [f"原位版本：{markdown.code(torch)} → {markdown.code(paddle)}", ""]
+        if page.inplace_aliases:
+            aliases = "、".join(markdown.code(alias) for alias in page.inplace_aliases)
+            lines += [f"原位版本的别名：{aliases}", ""]
     if page.paddle_api:
         lines += [f"### {_link(page.paddle_api, page.paddle_url)}", ""]
         if page.paddle_package:

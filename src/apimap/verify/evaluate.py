@@ -311,6 +311,10 @@ def judge(
                     findings += own
                     executed += not own
                     judgement.outcomes[spec.key] = _outcome(torch, paddle, own)
+                elif torch.get("ok") and paddle.get("stage") == "timeout":
+                    # a probe that ran out of time measured nothing: not a difference
+                    probe_count += 1
+                    findings.append(_run_failure(spec, "paddle", paddle))
                 else:
                     probe_count += torch.get("stage") != "inapplicable"
                     if _informative(torch, paddle):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -81,6 +82,11 @@ BEFORE_STAMPING = tuple(rule for rule in RECORD_RULES if rule not in (STAMP, PAR
 
 
 SLOWEST_SHOWN = 5
+RECORDS_IN_FLIGHT = 8
+"""Records whose jobs are queued at a time, in the order they are judged: a record's jobs are
+submitted as an earlier one is judged and let go, so the verifying process holds the results of
+this many records at most (a model record's weights travel with its results; submitting the
+whole corpus at once held gigabytes)."""
 """How many of the slowest records a verification names."""
 
 
@@ -569,18 +575,19 @@ def run_verify(
         if records:
             pools.start((needed - missing) | set(paddles))
         ids = _Ids()
-        pending = (
-            _submit(plans, [loaded.record for loaded in records], pools, ids, paddles)
-            if records
-            else []
-        )
+
+        def submit(start: int, stop: int) -> list[_Pending]:
+            chosen = [loaded.record for loaded in records[start:stop]]
+            return _submit(plans[start:stop], chosen, pools, ids, paddles)
+
+        pending = deque(submit(0, RECORDS_IN_FLIGHT))
         judgements: list[Judgement] = []
         per_record: list[dict[str, Release]] = []
-        for done, (loaded, record_plan, item) in enumerate(
-            zip(records, plans, pending, strict=True)
-        ):
+        worker_seconds: list[float | None] = []
+        for done, (loaded, record_plan) in enumerate(zip(records, plans, strict=True)):
             if progress is not None:
                 progress(done, len(records))
+            item = pending.popleft()
             main = judge(
                 loaded.record,
                 record_plan,
@@ -601,14 +608,18 @@ def run_verify(
                 )
                 measured[version] = release_facts(loaded.record, other, main)
             per_record.append(measured)
+            worker_seconds.append(None if item.torch_check is None else _job_seconds(item))
+            # the judged record's results go (a model's weights travel with them): the next
+            # record's jobs take its place in the queue
+            pending += submit(done + RECORDS_IN_FLIGHT, done + RECORDS_IN_FLIGHT + 1)
     finally:
         pools.close()
-    for loaded, record_plan, judgement, item, measured in zip(
-        records, plans, judgements, pending, per_record, strict=True
+    for loaded, record_plan, judgement, seconds, measured in zip(
+        records, plans, judgements, worker_seconds, per_record, strict=True
     ):
-        if item.torch_check is None:
+        if seconds is None:
             continue  # its environment is missing: reported once above
-        result.worker_seconds[loaded.path] = _job_seconds(item)
+        result.worker_seconds[loaded.path] = seconds
         _collect(loaded, record_plan, judgement, result)
         for version, release in measured.items():
             result.differing[version] = result.differing.get(version, 0) + (not release.holds)

@@ -194,9 +194,10 @@ class _Layers:
         self._weights(layer, str(index))
         return self._use(layer, str(index))
 
-    def build(self, index: int, text: str, cls: Any, *args: Any, **kwargs: Any) -> Any:
+    def build(self, index: int, text: str, cls: Any, /, *args: Any, **kwargs: Any) -> Any:
         """Build ``cls(*args, **kwargs)`` (its code is ``text``), or copy what this job built
-        from the same code with the same weights before."""
+        from the same code with the same weights before. Its own parameters are positional-only,
+        so that the class's keywords may be named ``index`` or ``text`` (``torch.device``)."""
         key = str(index)
         cache_key = (text, key, self.module == "init", self._weight_labels(key))
         found = self.cache.get(cache_key)

@@ -41,12 +41,13 @@ int8 are too narrow to tell the two apart)."""
 
 def cast(array: Any, dtype: str, np: Any) -> Any:
     """A probe's dtype applied to a floating array (integers and booleans keep their values
-    deterministic: rounded multiples, or a threshold)."""
+    deterministic: rounded multiples, or a threshold). A 0-d array stays an array (numpy's
+    arithmetic turns it into a scalar, which the code would receive instead of a tensor)."""
     if dtype == "bool":
-        return array > 0.5
+        return np.asarray(array > 0.5)
     if dtype in INTEGER_DTYPES:
         scaled = np.round(array * 4)
-        return (np.abs(scaled) if dtype == "uint8" else scaled).astype(dtype)
+        return np.asarray((np.abs(scaled) if dtype == "uint8" else scaled).astype(dtype))
     if dtype == BFLOAT16:
         return array.astype("float32")
     return array.astype(dtype)

@@ -99,6 +99,7 @@ its own: ``符号函数（支持复数）（方法）``)."""
 _SENTENCE_END = re.compile(r"[，,。：:；;！？]\s*$|[，,。；;]")
 """A sentence (``api 存在重载情况，分别如下：``), not a name."""
 _INPLACE = re.compile(r"^原位版本\s*[：:]\s*`(?P<torch>[^`]+)`\s*→\s*`(?P<paddle>[^`]+)`$")
+_INPLACE_ALIASES = re.compile(r"^原位版本的别名\s*[：:]\s*(?P<rest>.+)$")
 _LIST_SEPARATOR = re.compile(r"\s*[、,，]\s*")
 _PARAM_NAME = re.compile(r"^(?:参数\s*)?(?P<name>\*{0,2}[A-Za-z_]\w*)(?:\s*参数)?$")
 """An example heading's parameter: ``out``, ``*size``, ``out 参数``."""
@@ -286,6 +287,7 @@ class _PageReader:
         self.zh_name: str | None = None
         self.api_type: str | None = None
         self.inplace: tuple[str, str] | None = None
+        self.inplace_aliases: list[str] = []
         self.params_heading: Heading | None = None
         self.table: Table | None = None
         self.examples: list[_Example] = []
@@ -521,8 +523,13 @@ class _PageReader:
             self._lead(paragraph, text)
         elif self.state in ("torch", "paddle"):
             inplace = _INPLACE.match(text)
+            inplace_aliases = _INPLACE_ALIASES.match(text)
             if inplace is not None and self.state == "torch":
                 self.inplace = (inplace.group("torch"), inplace.group("paddle"))
+            elif inplace_aliases is not None and self.state == "torch":
+                rest = inplace_aliases.group("rest")
+                names = code_spans(rest) or _LIST_SEPARATOR.split(rest)
+                self.inplace_aliases = [plain_name(name) or name for name in names]
             else:
                 self.lead.append((self.state, paragraph))
         elif self.state == "examples":
@@ -1058,7 +1065,10 @@ def _assemble(reader: _PageReader) -> PageResult:
         data.set("api_type", reader.api_type, reader.title_line)
     if reader.inplace is not None:
         torch_variant, paddle_variant = reader.inplace
-        data.set("inplace", {"torch": torch_variant, "paddle": paddle_variant}, reader.title_line)
+        variant: dict[str, Any] = {"torch": torch_variant, "paddle": paddle_variant}
+        if reader.inplace_aliases:
+            variant["aliases"] = reader.inplace_aliases
+        data.set("inplace", variant, reader.title_line)
     sides = reader.sides
     if sides:
         heading, link = sides[0]
