@@ -215,6 +215,19 @@ def _informative(torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
     return bool(torch.get("ok")) and paddle.get("stage") != "setup"
 
 
+def _unexplained_timeout(
+    record: Record, spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]
+) -> bool:
+    """A probe whose paddle side ran out of time and whose record does not say that paddle
+    hangs on it (a note or ``accepted`` naming the probe makes the hang a difference)."""
+    assert spec.probe is not None
+    return (
+        bool(torch.get("ok"))
+        and paddle.get("stage") == "timeout"
+        and probes.acknowledgement(record, spec.probe) is None
+    )
+
+
 def _probe_result(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> ProbeResult:
     assert spec.probe is not None
     torch_summary, paddle_summary = _summary(torch, spec), _summary(paddle, spec)
@@ -311,8 +324,9 @@ def judge(
                     findings += own
                     executed += not own
                     judgement.outcomes[spec.key] = _outcome(torch, paddle, own)
-                elif torch.get("ok") and paddle.get("stage") == "timeout":
-                    # a probe that ran out of time measured nothing: not a difference
+                elif _unexplained_timeout(record, spec, torch, paddle):
+                    # ran out of time (a busy machine, or a hang the record does not name):
+                    # a timeout, not a difference to write down
                     probe_count += 1
                     findings.append(_run_failure(spec, "paddle", paddle))
                 else:
