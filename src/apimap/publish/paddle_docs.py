@@ -68,19 +68,21 @@ def _title(page: ApiPage) -> list[str]:
     return [f"## [ {label} ]{markdown.inline(page.api)}", "", name, ""]
 
 
+def _names(names: list[str]) -> str:
+    return "、".join(markdown.code(name) for name in names)
+
+
 def _sides(page: ApiPage) -> list[str]:
     lines = [f"### {_link(page.api, page.torch_url)}", ""]
     for signature in page.torch_signatures:
         lines += [markdown.fence(signature, "python"), ""]
     if page.aliases:
-        aliases = "、".join(markdown.code(alias) for alias in page.aliases)
-        lines += [f"别名：{aliases}", ""]
+        lines += [f"别名：{_names(page.aliases)}", ""]
     if page.inplace:
         torch, paddle = page.inplace
         lines += [f"原位版本：{markdown.code(torch)} → {markdown.code(paddle)}", ""]
         if page.inplace_aliases:
-            aliases = "、".join(markdown.code(alias) for alias in page.inplace_aliases)
-            lines += [f"原位版本的别名：{aliases}", ""]
+            lines += [f"原位版本的别名：{_names(page.inplace_aliases)}", ""]
     if page.paddle_api:
         lines += [f"### {_link(page.paddle_api, page.paddle_url)}", ""]
         if page.paddle_package:

@@ -527,9 +527,7 @@ class _PageReader:
             if inplace is not None and self.state == "torch":
                 self.inplace = (inplace.group("torch"), inplace.group("paddle"))
             elif inplace_aliases is not None and self.state == "torch":
-                rest = inplace_aliases.group("rest")
-                names = code_spans(rest) or _LIST_SEPARATOR.split(rest)
-                self.inplace_aliases = [plain_name(name) or name for name in names]
+                self.inplace_aliases = _alias_names(inplace_aliases.group("rest"))
             else:
                 self.lead.append((self.state, paragraph))
         elif self.state == "examples":
@@ -721,6 +719,12 @@ def _category(reader: _PageReader, drafts: list[RowDraft]) -> tuple[Category, li
     return category, problems
 
 
+def _alias_names(listed: str) -> list[str]:
+    """The API names of an alias line (``别名：`a`、`b```), code spans or a plain list."""
+    names = code_spans(listed) or _LIST_SEPARATOR.split(listed)
+    return [plain_name(name) or name for name in names]
+
+
 def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph]:
     """Alias and package lines go to their fields; the rest is summary (or lost)."""
     has_paddle_side = len(reader.sides) > 1
@@ -734,10 +738,8 @@ def _summary_paragraphs(reader: _PageReader, data: RecordData) -> list[Paragraph
         aliases = _ALIASES.match(text)
         package = _PACKAGE.match(text)
         if aliases is not None:
-            rest = aliases.group("rest")
-            names = code_spans(rest) or _LIST_SEPARATOR.split(rest)
-            for alias in names:
-                data.item("torch_aliases", plain_name(alias) or alias, paragraph.line)
+            for alias in _alias_names(aliases.group("rest")):
+                data.item("torch_aliases", alias, paragraph.line)
         elif package is not None:
             rest = package.group("rest")
             spans = code_spans(rest)
