@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from apimap.record.categories import Section
 from apimap.record.phrases import TODO_MARKER
 
 
@@ -21,22 +20,6 @@ class Draft:
     unknown: list[str] = field(default_factory=list)
     offline: bool = False
     """Drafted without the libraries: CI's verification of the pull request completes it."""
-
-
-def section_of(torch_api: str) -> Section:
-    """The mapping table's section a record of ``torch_api`` most likely belongs to."""
-    name = torch_api.rsplit(".", 1)[-1]
-    if torch_api.startswith("torchvision."):
-        return Section.VISION
-    if torch_api.startswith("torch.nn.") and name.endswith("Loss"):
-        return Section.LOSS
-    if torch_api.startswith(("torch.nn.functional.", "torch.nn.init.")) or (
-        torch_api.startswith("torch.nn.") and name[:1].isupper()
-    ):
-        return Section.NETWORK
-    if torch_api.startswith(("torch.utils.", "torch.nn.utils.", "torch.optim.")):
-        return Section.UTILITY
-    return Section.BASIC
 
 
 def call_draft(torch_api: str, api_type: str, required: list[str]) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from apimap.checking.corpus import CorpusError, load_entries
-from apimap.contrib.draft import Draft, ScaffoldError, call_draft, section_of
+from apimap.contrib.draft import Draft, ScaffoldError, call_draft
 from apimap.files.migrate import minimal
 from apimap.record.categories import ApiType, computed_category
 from apimap.record.paths import API_NAME
@@ -106,7 +106,6 @@ def build_offline_draft(torch_api: str, paddle_api: str | None, mappings: Path) 
             draft.data["calls"] = [call]
     else:
         _signatures(draft, api_type, table)
-    draft.data["section"] = str(section_of(torch_api))
     return Draft(minimal(draft.data), draft.unknown, offline=True)
 
 

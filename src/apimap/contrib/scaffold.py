@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apimap.contrib.draft import Draft, ScaffoldError, call_draft, section_of
+from apimap.contrib.draft import Draft, ScaffoldError, call_draft
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
@@ -32,9 +32,9 @@ from apimap.files.migrate import minimal
 from apimap.files.surface import load_surface
 from apimap.files.yamlcomments import Comments
 from apimap.record import derived
-from apimap.record.categories import Category, RowKind, computed_category
+from apimap.record.categories import Category, RowKind, computed_category, guessed_section
 from apimap.record.paths import API_NAME, record_path
-from apimap.record.phrases import TODO_MARKER
+from apimap.record.phrases import DEFAULT_DESCRIPTIONS, TODO_MARKER
 from apimap.record.signature import ParamKind
 
 CONVENTIONAL_RENAMES = {
@@ -140,7 +140,7 @@ def pair_rows(
     rows: list[dict[str, Any]] = []
     for t in torch_params:
         if t.spelled not in pairs:
-            rows.append({"torch": t.spelled, "kind": str(RowKind.TORCH_ONLY), "desc": TODO_MARKER})
+            rows.append({"torch": t.spelled, "kind": str(RowKind.TORCH_ONLY), **_desc(t.spelled)})
             continue
         shown, p = pairs[t.spelled]
         if not _same_default(t, p, namespaces):
@@ -149,7 +149,7 @@ def pair_rows(
             kind = RowKind.SAME
         else:
             kind = RowKind.RENAME
-        rows.append({"torch": t.spelled, "paddle": shown, "kind": str(kind), "desc": TODO_MARKER})
+        rows.append({"torch": t.spelled, "paddle": shown, "kind": str(kind), **_desc(t.spelled)})
     for p in paddle_params:
         if p.spelled not in taken:
             rows.append(
@@ -298,13 +298,25 @@ def _examples(category: Category, rows: list[dict[str, Any]]) -> list[dict[str, 
     return examples
 
 
-def _still_to_decide(category: Category, section: str, rows: list[dict[str, Any]]) -> list[str]:
+def _desc(torch_param: str) -> dict[str, str]:
+    """A row's ``desc`` to fill in, unless its parameter name has the common meaning."""
+    return {} if torch_param in DEFAULT_DESCRIPTIONS else {"desc": TODO_MARKER}
+
+
+def _section_guess(torch_api: str) -> str:
+    return (
+        f"映射表类别 section：按名称推导为「{guessed_section(torch_api)}」，不对时才写 section "
+        "(section follows from the name; write it only when it differs)"
+    )
+
+
+def _still_to_decide(category: Category, torch_api: str, rows: list[dict[str, Any]]) -> list[str]:
     """What a person must still decide about a draft with a counterpart."""
     unknown = [
         "参数含义 desc：每行都需要填写 (every row's meaning)",
         f"分类：由参数推断为 `{category}`，类型或用法不一致（type_diff、usage_diff）需人工判断，"
         "apimap verify 的探测会报告行为差异 (category inferred from names and defaults only)",
-        f"映射表类别 section：推测为「{section}」(section guessed)",
+        _section_guess(torch_api),
     ]
     if any(row["kind"] == RowKind.TORCH_ONLY for row in rows):
         unknown.append(
@@ -331,7 +343,7 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     torch_overloads = _torch_side(draft, torch, api_type)
     if paddle is None:
         _missing(considered, draft.data, draft.unknown)
-        draft.data["section"] = str(section_of(torch_api))
+        draft.unknown.append(_section_guess(torch_api))
         return draft
     if guessed:
         draft.unknown.append(f"Paddle API：按名称推测为 `{paddle.api}`，请确认 (guessed by name)")
@@ -341,7 +353,6 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     rows = pair_rows(torch_params, paddle_side.params, paddle_side.aliases, paddle_side.namespaces)
     category = _category(draft.data, paddle.api, rows)
     draft.data["category"] = str(category)
-    draft.data["section"] = str(section_of(torch_api))
     if rows:
         draft.data["params"] = rows
     required = [p.spelled for p in _required_positional(torch_params)]
@@ -356,7 +367,7 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     if examples:
         draft.data["examples"] = examples
     data = minimal(draft.data)
-    return Draft(data, draft.unknown + _still_to_decide(category, data["section"], rows))
+    return Draft(data, draft.unknown + _still_to_decide(category, torch_api, rows))
 
 
 def write_draft(mappings: Path, torch_api: str, paddle_api: str | None) -> tuple[Path, Draft]:

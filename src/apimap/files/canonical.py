@@ -1,8 +1,8 @@
 """The canonical form of a record file: its data written by :mod:`apimap.files.emit`, with its comments.
 
-Records below ``mappings/`` that name their schema for the editor
-(``# yaml-language-server: $schema=...``) name it by the path relative to the
-file, so that line is rewritten when a file moves.
+A record below ``mappings/`` starts with the line that names its schema for the editor
+(``# yaml-language-server: $schema=...``), by the path relative to the file: the line is
+added where it is missing, mended where it is broken and rewritten when a file moves.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from apimap.files.yamlcomments import Comments, find_comments
 from apimap.record.location import Path as DataPath
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema="
-_SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=")
+_SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:")
 
 
 class NotFormattable(Exception):
@@ -45,9 +45,12 @@ def schema_comment(relpath: PurePosixPath) -> str:
 
 
 def _with_schema_path(comments: Comments, relpath: PurePosixPath | None) -> Comments:
-    if relpath is None or not any(_SCHEMA_LINE.match(line) for line in comments.head):
+    """The comments with the record's schema line first (files outside ``mappings/`` as
+    they are)."""
+    if relpath is None:
         return comments
-    head = [schema_comment(relpath) if _SCHEMA_LINE.match(c) else c for c in comments.head]
+    others = [line for line in comments.head if not _SCHEMA_LINE.match(line)]
+    head = [schema_comment(relpath), *others]
     return Comments(head, comments.leading, comments.eol, comments.tail)
 
 

@@ -35,7 +35,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from apimap.record.derived import fields_of
-from apimap.record.model import PROSE_ROLES, Record
+from apimap.record.categories import guessed_section
+from apimap.record.model import PROSE_ROLES, Record, with_shared_inputs
 from apimap.record.paths import MAPPINGS_DIR, relative_to_mappings
 
 STAMPS_DIR = "stamps"
@@ -47,13 +48,30 @@ every stamp then goes stale and the corpus is verified again."""
 
 
 def digest(data: Any) -> str:
-    """The digest of a record's facts: canonical JSON of the data without its prose."""
-    text = json.dumps(facts(data), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """The digest of a record's facts: canonical JSON of the data without its prose, with what
+    a record may leave out filled in (so that leaving it out changes no digest)."""
+    text = json.dumps(
+        facts(_filled(data)), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 NOT_FACTS = frozenset({"imported"})
 """Fields that say nothing verification proves: what an import found on the source page."""
+
+
+def _filled(data: Any) -> Any:
+    """``data`` with each call's shared inputs in the call and the section the name points to.
+
+    Only these two: a stamp's digest was taken over records that wrote both out.
+    """
+    data = with_shared_inputs(data)
+    if not isinstance(data, dict):
+        return data
+    data = {key: value for key, value in data.items() if key != "inputs"}
+    if "section" not in data and isinstance(data.get("torch_api"), str):
+        data["section"] = guessed_section(data["torch_api"]).value
+    return data
 
 
 def facts(data: Any, model: type[BaseModel] = Record) -> Any:

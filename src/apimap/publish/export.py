@@ -258,7 +258,7 @@ def exported_api(entry: Entry) -> ExportedApi:
         paddle_api=record.paddle_api,
         paddle_package=record.paddle_package,
         category=CategoryInfo(id=category, label=category.label, group=category.group),
-        section=record.section.value if record.section else None,
+        section=derived.section(record).value,
         torch_signatures=record.torch_overloads,
         paddle_signatures=record.paddle_overloads,
         renames={

@@ -204,6 +204,22 @@ class Section(StrEnum):
     VISION = "视觉类"
 
 
+def guessed_section(torch_api: str) -> Section:
+    """The section an API's name points to; a record writes ``section`` only when it differs."""
+    name = torch_api.rsplit(".", 1)[-1]
+    if torch_api.startswith("torchvision."):
+        return Section.VISION
+    if torch_api.startswith("torch.nn.") and name.endswith("Loss"):
+        return Section.LOSS
+    if torch_api.startswith(("torch.nn.functional.", "torch.nn.init.")) or (
+        torch_api.startswith("torch.nn.") and name[:1].isupper()
+    ):
+        return Section.NETWORK
+    if torch_api.startswith(("torch.utils.", "torch.nn.utils.", "torch.optim.")):
+        return Section.UTILITY
+    return Section.BASIC
+
+
 def computed_category(kinds: list[RowKind]) -> Category:
     """The category implied by the parameter rows (categories 1 to 3)."""
     if not kinds:

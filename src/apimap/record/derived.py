@@ -1,8 +1,9 @@
 """Facts that follow from a record's fields, computed in one place for rules, verify and views.
 
 A record may leave out what can be derived: a ``same`` row's paddle name, a
-row's kind when it is ``same`` or ``rename``, the documentation links, and the
-category of groups 1 to 3. Everything that reads a record asks this module.
+row's kind when it is ``same`` or ``rename``, the meaning of a row whose parameter name has
+a common one (``input``, ``out``, …), the documentation links, the section the API's name
+points to, and the category of groups 1 to 3. Everything that reads a record asks this module.
 """
 
 from __future__ import annotations
@@ -15,10 +16,18 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apimap.record.categories import Action, Category, RowKind, computed_category
+from apimap.record.categories import (
+    Action,
+    Category,
+    RowKind,
+    Section,
+    computed_category,
+    guessed_section,
+)
 from apimap.record.links import default_paddle_url, default_torch_url
 from apimap.record.location import Path
 from apimap.record.model import Case, Execution, ParamRow, Record, TextRole
+from apimap.record.phrases import DEFAULT_DESCRIPTIONS
 from apimap.record.signature import Param, Signature, SignatureError, parse_signature
 
 
@@ -107,6 +116,21 @@ def changes_context(record: Record) -> bool:
     """The mapping changes code around the call: declared category 5, or onto a context
     object (whatever the record declares)."""
     return category(record) is Category.CONTEXT_CHANGE or onto_context_object(record)
+
+
+def section(record: Record) -> Section:
+    """The declared section, or the one the API's name points to when it is left out."""
+    return record.section or guessed_section(record.torch_api)
+
+
+def default_desc(row: ParamRow) -> str | None:
+    """The description a row of this torch parameter has when it writes none."""
+    return DEFAULT_DESCRIPTIONS.get(row.torch) if isinstance(row.torch, str) else None
+
+
+def desc(row: ParamRow) -> str | None:
+    """The row's description: written, or the common one of its torch parameter's name."""
+    return row.desc if row.desc is not None else default_desc(row)
 
 
 def torch_url(record: Record) -> str | None:

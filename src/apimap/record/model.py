@@ -14,9 +14,9 @@ prose field of the model by itself: a new field cannot escape them.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from apimap.record.categories import (
     Action,
@@ -107,9 +107,10 @@ class ParamRow(_Strict):
     type_diff 输入类型不一致, usage_diff 输入用法不一致, return_diff 返回类型不一致."""
 
     desc: Inline | None = None
-    """参数含义，不以标点结尾；备注只有固定短语时省略
-    / what the parameter means, without final punctuation; omitted when the remark is only
-    the fixed phrase."""
+    """参数含义，不以标点结尾；省略时，常用的参数名（input、out、keepdim……）取通用的含义，其余
+    参数的备注只有固定短语 / what the parameter means, without final punctuation; left out, a
+    common parameter name (input, out, keepdim, …) has its usual meaning, any other row's
+    remark is only the fixed phrase."""
 
     diff: Inline | None = None
     """不一致之处（type_diff/usage_diff/return_diff 必填）/ how usage differs."""
@@ -358,6 +359,11 @@ class InplaceVariant(_Strict):
 class Record(_Strict):
     """一条 PyTorch → Paddle API 映射记录 / one PyTorch → Paddle API mapping record."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _calls_share_inputs(cls, data: Any) -> Any:
+        return with_shared_inputs(data)
+
     torch_api: ApiName
     """PyTorch API 全称，如 `torch.nn.Conv2d` / full torch API name."""
 
@@ -420,6 +426,10 @@ class Record(_Strict):
     params: list[ParamRow] = Field(default_factory=list)
     """参数映射，按 PyTorch 签名顺序 / parameter rows, in torch signature order."""
 
+    inputs: dict[Identifier, Text] = Field(default_factory=dict)
+    """调用共用的输入：没有写 `inputs` 的调用用它（写 `inputs: {}` 的调用没有输入）
+    / the inputs of every call that writes none (a call with ``inputs: {}`` has none)."""
+
     calls: list[Call] = Field(default_factory=list)
     """可执行的参数映射：PyTorch 调用，Paddle 调用由参数映射推导
     / torch calls whose paddle side verify derives from the rows."""
@@ -457,3 +467,23 @@ def _overloads(value: str | list[str] | None) -> list[str]:
     if isinstance(value, str):
         return [value]
     return list(value)
+
+
+def with_shared_inputs(data: Any) -> Any:
+    """Record data whose calls without ``inputs`` carry the record's ``inputs`` (a new dict;
+    data of any shape is returned as it is)."""
+    if not isinstance(data, dict) or not isinstance(data.get("inputs"), dict):
+        return data
+    calls = data.get("calls")
+    if not isinstance(calls, list):
+        return data
+    shared = data["inputs"]
+    return {
+        **data,
+        "calls": [
+            {**call, "inputs": dict(shared)}
+            if isinstance(call, dict) and "inputs" not in call
+            else call
+            for call in calls
+        ],
+    }

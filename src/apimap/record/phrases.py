@@ -317,3 +317,18 @@ SUMMARY_PHRASES: tuple[str, ...] = ("组合替代实现：", ACTION_PHRASES["non
 TODO_MARKER = "TODO"
 """What a draft (``apimap new``, ``apimap import``, a migrated record) writes where only a person
 can decide; a record that still holds it fails ``apimap check`` (AM702)."""
+
+DEFAULT_DESCRIPTIONS = {
+    "input": "输入的 Tensor",
+    "out": "保存结果的 Tensor",
+    "keepdim": "是否在结果中保留被约减的维度",
+    "inplace": "是否原位修改输入",
+    "requires_grad": "是否计算梯度",
+    "layout": "输出 Tensor 的内存布局",
+    "pin_memory": "是否分配到锁页内存",
+    "generator": "用于采样的随机数生成器",
+    "size_average": "PyTorch 已弃用的参数，是否对损失求平均",
+    "progress": "下载权重时是否显示进度条",
+}
+"""The meaning of a parameter row whose torch parameter has one of these names and that writes
+no ``desc`` of its own: names whose meaning is the same wherever torch uses them."""

@@ -41,7 +41,7 @@ def defaults_clause(torch: str | None, paddle: str | None) -> str:
 def remark(record: Record, row: ParamRow) -> str:
     """The 备注 cell of a row: the contributor's meaning (if any) plus the fixed phrase."""
     kind = derived.row_kind(row)
-    parts: list[str | None] = [row.desc]
+    parts: list[str | None] = [derived.desc(row)]
     if kind is RowKind.RENAME:
         parts.append(phrases.RENAMED)
     elif kind is RowKind.PADDLE_ONLY:
@@ -140,13 +140,13 @@ def example_heading(record: Record, example: Example) -> str | None:
     """``参数名：功能`` for an example; ``None`` when it shows the whole API."""
     if example.param is not None:
         row = derived.row_for(record, example.param)
-        purpose = example.purpose or (row.desc if row else None)
+        purpose = example.purpose or (derived.desc(row) if row else None)
         if purpose is None:
             return example.param
         return phrases.HEADING.format(param=example.param, purpose=purpose)
     returns = next((r for r in record.params if derived.row_kind(r) is RowKind.RETURN_DIFF), None)
     if returns is not None:
-        purpose = example.purpose or returns.desc
+        purpose = example.purpose or derived.desc(returns)
         if purpose is None:
             return phrases.RETURN_LABEL
         return phrases.HEADING.format(param=phrases.RETURN_LABEL, purpose=purpose)

@@ -27,7 +27,6 @@ from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 if TYPE_CHECKING:
     from apimap.survey.coverage.compute import Counts, Coverage
 
-UNSECTIONED = "未标注类别"
 SECTION_ANCHORS = {
     Section.BASIC: "basic",
     Section.NETWORK: "network",
@@ -35,20 +34,14 @@ SECTION_ANCHORS = {
     Section.UTILITY: "utility",
     Section.VISION: "vision",
 }
-UNSECTIONED_ANCHOR = "unsectioned"
 MISSING_ANCHOR = "missing"
 """The 功能缺失 index among the table pages."""
 
 
 def section_key(record: Record) -> tuple[int, str, str]:
-    """Sort key, title and anchor of the record's section (the unsectioned last)."""
-    if record.section is None:
-        return len(Section), UNSECTIONED, UNSECTIONED_ANCHOR
-    return (
-        list(Section).index(record.section),
-        record.section.value,
-        SECTION_ANCHORS[record.section],
-    )
+    """Sort key, title and anchor of the record's section."""
+    section = derived.section(record)
+    return list(Section).index(section), section.value, SECTION_ANCHORS[section]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from apimap.checking.corpus import Entry
 from apimap.files.releases import guide
-from apimap.publish.site.listings import UNSECTIONED, Names, paddle_cell
+from apimap.publish.site.listings import Names, paddle_cell
 from apimap.record import derived, phrases
 from apimap.record.categories import Category, Section
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
@@ -49,7 +49,7 @@ def name_index(entries: Iterable[Entry], names: dict[str, Names]) -> dict[str, o
     """Rows ``[name, zh_name, paddle, category, section, record, relation, releases]`` sorted by
     name; ``category`` and ``section`` index the lists that come with them, ``record`` is the
     API whose page the name opens (empty for the record's own name)."""
-    sections = [section.value for section in Section] + [UNSECTIONED]
+    sections = [section.value for section in Section]
     categories = list(Category)
     rows: list[list[object]] = []
     for entry in entries:
@@ -57,7 +57,7 @@ def name_index(entries: Iterable[Entry], names: dict[str, Names]) -> dict[str, o
         common = [
             record.zh_name,
             categories.index(derived.category(record)),
-            sections.index(record.section.value if record.section else UNSECTIONED),
+            sections.index(derived.section(record).value),
         ]
         releases = _releases(entry)
         paddle = paddle_cell(record)

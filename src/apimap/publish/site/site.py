@@ -208,7 +208,7 @@ class _Renderer:
             sections=sections,
             missing=missing,
             categories=list(Category),
-            section_names=[section.value for section in Section] + [listings.UNSECTIONED],
+            section_names=[section.value for section in Section],
             releases=list(PADDLE_RELEASES),
         )
         for section in sections:

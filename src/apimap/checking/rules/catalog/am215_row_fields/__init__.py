@@ -43,7 +43,7 @@ def problems(row: ParamRow) -> Iterator[str]:
         yield "名称不同，应为 rename（省略 kind 即可）(names differ: a rename)"
     if row.kind is RowKind.RENAME and same_names:
         yield "名称相同，不是 rename (names are equal: not a rename)"
-    if kind is RowKind.SAME and row.desc is None and row.note is None:
+    if kind is RowKind.SAME and derived.desc(row) is None and row.note is None:
         yield "kind: same 需要 `desc`，否则备注为空 (needs desc: the remark would be empty)"
     if kind in _DIFF and row.diff is None:
         yield f"kind: {kind} 需要 `diff` 说明不一致之处 (needs diff)"
