@@ -34,8 +34,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apimap.record.derived import fields_of
 from apimap.record.categories import guessed_section
+from apimap.record.derived import fields_of
 from apimap.record.model import PROSE_ROLES, Record, with_shared_inputs
 from apimap.record.paths import MAPPINGS_DIR, relative_to_mappings
 
