@@ -88,7 +88,8 @@ def test_a_spec_record_round_trips_through_its_upstream_page(path: Path) -> None
 
 @pytest.mark.parametrize("corpus", [CORPUS, ROOT / "mappings"], ids=["test-corpus", "mappings"])
 def test_every_record_round_trips_up_to_what_no_page_shows(corpus: Path) -> None:
-    # the section (基础操作类, 组网类 …) is a column of upstream's mapping table, not of a page
+    # the section (基础操作类, 组网类 …) is a column of upstream's mapping table, not of a page;
+    # the inputs calls share are shown with each call
     entries = load_entries(corpus)
     written = pages(entries)
     by_api = {entry.api: entry for entry in entries}
@@ -100,6 +101,7 @@ def test_every_record_round_trips_up_to_what_no_page_shows(corpus: Path) -> None
         assert result.record is not None
         expected = record_fields(as_shown(by_api[result.record.torch_api].record))
         expected.pop("section", None)
+        expected.pop("inputs", None)
         assert record_fields(result.record) == expected, name
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from apimap.record.categories import guessed_section
 from apimap.record.links import default_paddle_url, default_torch_url
-from apimap.record.phrases import TODO_MARKER
+from apimap.record.phrases import DEFAULT_DESCRIPTIONS, TODO_MARKER
 from apimap.record.signature import SignatureError, parse_signature
 
 _RENAMED = {"aliases": "torch_aliases", "paddle_param_aliases": "paddle_accepts"}
@@ -121,12 +122,25 @@ def _note(note: Any) -> Any:
 
 def minimal(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` without the values format 2 derives (same-name paddle sides, same/rename kinds,
-    links at their default place)."""
+    the common meaning of a parameter name, links at their default place, the section the API's
+    name points to)."""
     out = dict(data)
     if isinstance(out.get("params"), list):
-        out["params"] = [_row(row) for row in out["params"]]
+        out["params"] = [_without_common_desc(_row(row)) for row in out["params"]]
     _drop_default_links(out)
+    api = out.get("torch_api")
+    if isinstance(api, str) and out.get("section") == guessed_section(api).value:
+        del out["section"]
     return out
+
+
+def _without_common_desc(row: Any) -> Any:
+    if not isinstance(row, dict) or row.get("desc") is None:
+        return row
+    torch = row.get("torch")
+    if isinstance(torch, str) and DEFAULT_DESCRIPTIONS.get(torch) == row["desc"]:
+        return {key: value for key, value in row.items() if key != "desc"}
+    return row
 
 
 _REASON_WORDS = (
