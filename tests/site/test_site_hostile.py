@@ -67,7 +67,7 @@ def test_built_pages_hold_no_script_handler_or_raw_markup(hostile_site: SiteLayo
 @pytest.mark.parametrize(
     "page",
     [
-        "tables/unsectioned.html",
+        "tables/basic.html",
         "tables/missing.html",
         "category/missing.html",
         "category/input_usage_diff.html",
