@@ -4,7 +4,8 @@ Usage: python bench/realistic.py OUT_DIR COUNT
 
 Clone ``k`` of a real record moves its torch names into a namespace of its own
 (``torch.nn.Conv2d`` -> ``torch.b7.nn.Conv2d``, aliases and in-place variants
-likewise, in the code too), so the corpus has the real size distribution (rows,
+likewise, in the code too; the section the original's name points to is written out where
+the new name points elsewhere), so the corpus has the real size distribution (rows,
 overloads, calls, examples, notes, text lengths) and category mix, and still
 checks clean: each clone gets a stamp for its own content, as ``apimap verify``
 would write. ``OUT_DIR/mappings`` and ``OUT_DIR/stamps`` are written.
@@ -19,8 +20,10 @@ from typing import Any
 
 from apimap.checking.runner import iter_record_files
 from apimap.files import loader
+from apimap.files.canonical import canonical_text
 from apimap.files.stamps import VERIFIER_VERSION, Proven, Stamp, digest, parse_stamp, stamp_file
-from apimap.record.paths import record_path
+from apimap.record.categories import guessed_section
+from apimap.record.paths import record_path, relative_to_mappings
 from apimap.record.pins import pins_for
 
 SOURCE = Path(__file__).resolve().parent.parent / "mappings"
@@ -47,6 +50,19 @@ def clone_text(text: str, data: dict[str, Any], clone: int) -> str:
         pattern = re.escape(name) + r"(?![\w])"
         text = re.sub(pattern, _moved(name, clone), text)
     return text
+
+
+def _with_section(text: str, data: dict[str, Any], original: dict[str, Any], relpath: Any) -> str:
+    """The clone's text keeping the original's section: written only where its new name does
+    not point to it."""
+    section = original.get("section") or guessed_section(original["torch_api"]).value
+    wanted = None if guessed_section(data["torch_api"]).value == section else section
+    if data.get("section") == wanted:
+        return text
+    data = {key: value for key, value in data.items() if key != "section"}
+    if wanted is not None:
+        data["section"] = wanted  # the canonical form puts it in its place
+    return canonical_text(text, data, relpath)
 
 
 def _proven(record_file: Path) -> Proven:
@@ -78,6 +94,9 @@ def write_corpus(out: Path, count: int, source: Path = SOURCE) -> list[Path]:
         depth = len(record_path(api).parts)
         schema = "../" * depth + "schema/mapping.schema.json"
         new_text = re.sub(r"\$schema=\S+", f"$schema={schema}", new_text, count=1)
+        new_text = _with_section(new_text, doc.data, data, relative_to_mappings(target))
+        doc, _ = loader.parse(new_text)
+        assert doc is not None
         target.write_text(new_text, encoding="utf-8")
         stamp = Stamp(
             record=digest(doc.data),

@@ -204,18 +204,50 @@ class Section(StrEnum):
     VISION = "视觉类"
 
 
+UTILITY_NAMESPACES = tuple(
+    f"torch.{namespace}."
+    for namespace in [
+        "utils",
+        "accelerator",
+        "amp",
+        "backends",
+        "compiler",
+        "cpu",
+        "cuda",
+        "distributed",
+        "export",
+        "fx",
+        "hub",
+        "jit",
+        "library",
+        "monitor",
+        "mps",
+        "mtia",
+        "multiprocessing",
+        "nn.utils",
+        "onnx",
+        "optim",
+        "package",
+        "profiler",
+        "testing",
+        "xpu",
+    ]
+)
+"""Namespaces whose APIs the seed tables file under 工具类 (tools rather than tensor maths)."""
+
+
 def guessed_section(torch_api: str) -> Section:
     """The section an API's name points to; a record writes ``section`` only when it differs."""
     name = torch_api.rsplit(".", 1)[-1]
     if torch_api.startswith("torchvision."):
         return Section.VISION
-    if torch_api.startswith("torch.nn.") and name.endswith("Loss"):
+    if torch_api.startswith("torch.nn.") and name.endswith(("Loss", "_loss")):
         return Section.LOSS
-    if torch_api.startswith(("torch.nn.functional.", "torch.nn.init.")) or (
+    if torch_api.startswith(("torch.nn.functional.", "torch.nn.init.", "torch.nn.Module.")) or (
         torch_api.startswith("torch.nn.") and name[:1].isupper()
     ):
         return Section.NETWORK
-    if torch_api.startswith(("torch.utils.", "torch.nn.utils.", "torch.optim.")):
+    if torch_api.startswith(UTILITY_NAMESPACES):
         return Section.UTILITY
     return Section.BASIC
 

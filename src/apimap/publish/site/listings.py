@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from apimap.checking.corpus import Entry
@@ -144,9 +145,25 @@ class NamespaceTable:
     rows: list[TableRow]
 
 
+TABLE_ROWS_PER_PAGE = 800
+"""Rows a section's page holds before the section goes on on another page (a namespace's table
+is never cut: a page that would grow past this with the next namespace ends before it)."""
+
+
+@dataclass(frozen=True)
+class SectionPart:
+    """One page of a section's tables."""
+
+    docname: str
+    """``tables/basic``, then ``tables/basic-2`` …"""
+    label: str
+    """``第 2 部分``."""
+    tables: list[NamespaceTable]
+
+
 @dataclass(frozen=True)
 class SectionPage:
-    """One section of the mapping tables: a page of its own."""
+    """One section of the mapping tables: a page of its own, or several for a large one."""
 
     title: str
     anchor: str
@@ -154,13 +171,38 @@ class SectionPage:
 
     @property
     def docname(self) -> str:
-        """``tables/basic``."""
+        """``tables/basic``: the section's (first) page."""
         return f"tables/{self.anchor}"
 
     @property
     def count(self) -> int:
         """Rows of the section, aliases included."""
         return sum(len(table.rows) for table in self.tables)
+
+    @cached_property
+    def parts(self) -> list[SectionPart]:
+        """The section's pages, namespaces in order, each page up to
+        :data:`TABLE_ROWS_PER_PAGE` rows."""
+        groups: list[list[NamespaceTable]] = [[]]
+        rows = 0
+        for table in self.tables:
+            if groups[-1] and rows + len(table.rows) > TABLE_ROWS_PER_PAGE:
+                groups.append([])
+                rows = 0
+            groups[-1].append(table)
+            rows += len(table.rows)
+        return [
+            SectionPart(
+                self.docname if number == 1 else f"{self.docname}-{number}",
+                phrases.PART_LABEL.format(part=number),
+                tables,
+            )
+            for number, tables in enumerate(groups, start=1)
+        ]
+
+    def page_of(self, table: NamespaceTable) -> str:
+        """The docname of the page that shows ``table``."""
+        return next(part.docname for part in self.parts if table in part.tables)
 
 
 def _by_namespace(rows: list[TableRow]) -> list[NamespaceTable]:

@@ -204,7 +204,10 @@ class _Renderer:
             "tables.html.j2",
             "tables",
             titles["tables"],
-            toctree=[*(section.docname for section in sections), "tables/missing"],
+            toctree=[
+                *(part.docname for section in sections for part in section.parts),
+                "tables/missing",
+            ],
             sections=sections,
             missing=missing,
             categories=list(Category),
@@ -212,8 +215,20 @@ class _Renderer:
             releases=list(PADDLE_RELEASES),
         )
         for section in sections:
-            title = phrases.SECTION_TABLE_TITLE.format(section=section.title)
-            self.page("section.html.j2", section.docname, title, toctree=[], section=section)
+            parts = section.parts
+            for part in parts:
+                title = phrases.SECTION_TABLE_TITLE.format(section=section.title)
+                if len(parts) > 1:
+                    title = phrases.PART_TITLE.format(title=title, part=part.label)
+                self.page(
+                    "section.html.j2",
+                    part.docname,
+                    title,
+                    toctree=[],
+                    section=section,
+                    part=part,
+                    parts=parts,
+                )
         self.page(
             "missing.html.j2", "tables/missing", titles["tables/missing"], toctree=[], rows=missing
         )
