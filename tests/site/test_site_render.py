@@ -13,6 +13,7 @@ import pytest
 from apimap.checking import corpus as corpus_module
 from apimap.checking.corpus import CorpusError, load_entries
 from apimap.checking.rules.registry import ALL_RULES, fixtures
+from apimap.publish.site import listings
 from apimap.publish.site import views as views_module
 from apimap.publish.site.chart import NamespaceCounts, coverage_svg
 from apimap.publish.site.lookup import NAMES_FILE, UNCOVERED_FILE
@@ -42,7 +43,7 @@ def test_a_missing_api_page_says_why_what_to_do_and_what_was_considered(
     assert "PackedSequence" in why  # the detail
     instead = page.split('id="instead"', 1)[1].split("</section>", 1)[0]
     assert "sequence_length" in instead
-    assert "<span class=\"c1\"># Paddle 写法</span>" in instead  # the note's code
+    assert '<span class="c1"># Paddle 写法</span>' in instead  # the note's code
     considered = page.split('id="considered"', 1)[1].split("</section>", 1)[0]
     assert "paddle.<wbr>nn.<wbr>functional.<wbr>sequence_mask" in considered
     assert "<td>它只根据长度生成掩码" in considered
@@ -318,3 +319,31 @@ def test_measured_releases_show_on_the_page_the_changelog_and_the_index(
     assert rows["torch.nn.Conv2d"][7] == 0b1111
     assert rows["torch.addcmul"][7] == 0b1111
     assert rows["torch.utils.tensorboard.SummaryWriter"][7] == 0b1111
+
+
+def test_a_section_with_more_rows_than_a_page_holds_goes_on_on_linked_pages(
+    monkeypatch: pytest.MonkeyPatch, rendered: Rendered
+) -> None:
+    monkeypatch.setattr(listings, "TABLE_ROWS_PER_PAGE", 1)  # one namespace a page
+    split = render_site(corpus_sources())
+    bodies = {page.docname: page.body for page in split.pages}
+    basic = sorted(name for name in bodies if name.startswith("tables/basic"))
+    assert basic == ["tables/basic", "tables/basic-2"]
+    assert "tables/basic-2" not in {page.docname for page in rendered.pages}
+    second = bodies["tables/basic-2"]
+    assert "<h1>映射表：基础操作类（第 2 部分）" in second
+    assert '<a class="reference internal" href="basic.html">第 1 部分</a>、第 2 部分' in second
+    # the namespace list names every namespace of the section, linked to the page showing it
+    assert '<a class="reference internal" href="basic.html#torch">torch</a>' in second
+    assert '<a class="reference internal" href="#torch.random">torch.random</a>' in second
+    assert 'href="tables/basic-2.html#torch.random"' in bodies["tables"]
+    # the parts hold the rows of the whole page, once each and in the same order
+    rows = [
+        line for name in basic for line in bodies[name].splitlines() if line.startswith("<tr><td>")
+    ]
+    whole = [
+        line for line in body(rendered, "tables/basic").splitlines() if line.startswith("<tr><td>")
+    ]
+    assert rows == whole
+    toctree = split.sources["tables.md"].decode().splitlines()
+    assert all(name in toctree for name in basic)
