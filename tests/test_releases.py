@@ -110,7 +110,7 @@ def test_the_table_shows_paddle_names_and_from_when_torch_names_are_taken() -> N
 
 
 def test_the_page_view_lists_spans_newest_first_and_the_older_category() -> None:
-    view = versions_view(CAT, cat_stamp())
+    view = versions_view(CAT, guide(CAT, cat_stamp()))
     assert view is not None
     assert view.text == f"适用于 Paddle {PADDLE_RELEASES[2]}–{PADDLE_VERSION}"
     assert view.older_category == (
@@ -163,7 +163,7 @@ def test_a_release_without_the_api_gets_the_verified_rewrite() -> None:
         "没有 `paddle.Tensor.mul`。",
         "改动最少的写法：改用 `paddle.multiply`，写法见下面的示例。",
     ]
-    view = versions_view(record, stamp({"3.0.0": missing, PADDLE_VERSION: present}))
+    view = versions_view(record, guide(record, stamp({"3.0.0": missing, PADDLE_VERSION: present})))
     assert view is not None
     assert view.spans[-1].cases[0].code.endswith("y = paddle.multiply(x, o)")
     # a release verify did not measure says so, and no way is claimed for it

@@ -382,9 +382,16 @@ def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
             for entry in entries
         }
         for section in listings.section_pages(entries, names):
-            pages[section.docname] = render_template(
-                _ENV, "section.html.j2", section.docname, title="", section=section
-            )
+            for part in section.parts:
+                pages[part.docname] = render_template(
+                    _ENV,
+                    "section.html.j2",
+                    part.docname,
+                    title="",
+                    section=section,
+                    part=part,
+                    parts=section.parts,
+                )
         for part in listings.migration_sections(entries):
             items = [
                 Markup(render_template(_ENV, "migration_item.html.j2", part.docname, item=item))

@@ -10,6 +10,7 @@ than no table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from apimap.checking.context import CorpusContext, RecordSummary
@@ -18,6 +19,7 @@ from apimap.checking.rules.registry import FILE_PROBLEM_RULES
 from apimap.checking.runner import iter_record_files, read_stamp
 from apimap.files import loader
 from apimap.files.content_cache import ContentCache, content_key, record_salt
+from apimap.files.releases import ReleaseGuide, guide
 from apimap.files.stamps import Stamp, StampFormatError, digest, parse_stamp
 from apimap.files.validate import validate
 from apimap.record.model import Record
@@ -49,6 +51,12 @@ class Entry:
     def api(self) -> str:
         """The torch API name."""
         return self.record.torch_api
+
+    @cached_property
+    def guide(self) -> ReleaseGuide | None:
+        """The record's guidance over the paddle releases (see :func:`releases.guide`), worked
+        out once for every page and index that shows it."""
+        return guide(self.record, self.stamp)
 
 
 def _load_one(path: Path, raw: bytes) -> tuple[Record | None, str | None, str | None]:

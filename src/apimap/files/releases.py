@@ -134,16 +134,26 @@ NEEDS = "needs:"
 """The outcome of code that needs a device the verifying machine lacks."""
 
 
-def _passes_missing(record: Record, index: int, missing: tuple[str, ...]) -> bool:
+Passed = dict[int, tuple[str, ...]]
+"""The torch parameters each call passes, as far as asked (one record's, kept while its
+guidance over every release is worked out: deriving a call parses its code)."""
+
+
+def _passed(record: Record, index: int, memo: Passed) -> tuple[str, ...]:
+    if index not in memo:
+        try:
+            memo[index] = tuple(derive(record, record.calls[index].torch, portable=True).passed)
+        except CallError:
+            memo[index] = ()
+    return memo[index]
+
+
+def _passes_missing(record: Record, index: int, missing: tuple[str, ...], memo: Passed) -> bool:
     """Whether call ``index`` passes a paddle parameter the release lacks (its failure there
     is the missing parameter's, which the guidance says)."""
     if not missing:
         return False
-    try:
-        passed = derive(record, record.calls[index].torch, portable=True).passed
-    except CallError:
-        return False
-    for name in passed:
+    for name in _passed(record, index, memo):
         row = derived.row_for(record, name)
         targets = derived.paddle_names(row) if row is not None else [name]
         if any(record.paddle_accepts.get(t, t) in missing for t in targets):
@@ -152,13 +162,17 @@ def _passes_missing(record: Record, index: int, missing: tuple[str, ...]) -> boo
 
 
 def _call_keys(
-    record: Record, release: Release, portable: bool, missing: tuple[str, ...] = ()
+    record: Record,
+    release: Release,
+    portable: bool,
+    missing: tuple[str, ...] = (),
+    memo: Passed | None = None,
 ) -> list[str]:
     """The runs of the record's calls in one form (a call whose two forms are the same code
     has the plain key only), but for calls that pass a parameter the release lacks."""
     keys = []
     for index in range(len(record.calls)):
-        if _passes_missing(record, index, missing):
+        if _passes_missing(record, index, missing, {} if memo is None else memo):
             continue
         plain = f"calls[{index}]"
         both = f"{plain}:{PORTABLE}"
@@ -203,7 +217,9 @@ def _missing_params(record: Record, release: Release) -> tuple[str, ...]:
     return tuple(p.spelled for p in signature.params if p.spelled not in there)
 
 
-def _ways(record: Record, release: Release, missing: tuple[str, ...]) -> tuple[Way, ...]:
+def _ways(
+    record: Record, release: Release, missing: tuple[str, ...], memo: Passed
+) -> tuple[Way, ...]:
     ways: list[Way] = []
     for index, alternative in enumerate(record.alternatives):
         if not release.names.get(alternative.paddle, False):
@@ -212,14 +228,14 @@ def _ways(record: Record, release: Release, missing: tuple[str, ...]) -> tuple[W
             kind = WayKind.REWRITE if alternative.cases else WayKind.DROP_IN
             ways.append(Way(kind, alternative.paddle, index))
     if record.paddle_api is not None and release.api and record.calls:
-        accepting = _call_keys(record, release, portable=False, missing=missing)
-        portable = _call_keys(record, release, portable=True, missing=missing)
+        accepting = _call_keys(record, release, False, missing, memo)
+        portable = _call_keys(record, release, True, missing, memo)
         if accepting != portable and _runs_ok(release, accepting):
             ways.append(Way(WayKind.ACCEPTING, record.paddle_api))
         if _runs_ok(release, portable):
             ways.append(Way(WayKind.PORTABLE, record.paddle_api))
-    elif not record.calls and _example_keys(release):
-        if _runs_ok(release, _example_keys(release)) and (record.paddle_api is None or release.api):
+    elif not record.calls and (examples := _example_keys(release)):
+        if _runs_ok(release, examples) and (record.paddle_api is None or release.api):
             ways.append(Way(WayKind.EXAMPLES, record.paddle_api))
     elif not record.calls and record.paddle_api is not None and release.api:
         ways.append(Way(WayKind.PORTABLE, record.paddle_api))  # nothing to run: it exists
@@ -242,8 +258,11 @@ def _probe_outcome(outcome: ProbeOutcome) -> str:
     return phrases.PROBE_DIFFERS if outcome.differs else phrases.PROBE_AGREES
 
 
-def guidance(record: Record, release: Release | None, version: str) -> Guidance:
-    """What ``version`` needs for ``record``, from what was measured there."""
+def guidance(
+    record: Record, release: Release | None, version: str, memo: Passed | None = None
+) -> Guidance:
+    """What ``version`` needs for ``record``, from what was measured there (``memo`` keeps
+    what the record's calls pass from one release to the next)."""
     if release is None:
         return Guidance(measured=False)
     api = release.api if record.paddle_api is not None else True
@@ -270,7 +289,7 @@ def guidance(record: Record, release: Release | None, version: str) -> Guidance:
         missing_params=missing,
         failing=_failing(record, release, explained),
         probes=tuple(dict.fromkeys(probes)),
-        ways=_ways(record, release, missing),
+        ways=_ways(record, release, missing, {} if memo is None else memo),
     )
 
 
@@ -280,12 +299,13 @@ def guide(record: Record, stamp: Stamp | None) -> ReleaseGuide | None:
     holds on every paddle release as on the pinned one."""
     if stamp is None or PADDLE_VERSION not in stamp.releases:
         return None
+    memo: Passed = {}
     if record.paddle_package:  # another package's API does not change with paddle's release
-        pinned = guidance(record, stamp.releases[PADDLE_VERSION], PADDLE_VERSION)
+        pinned = guidance(record, stamp.releases[PADDLE_VERSION], PADDLE_VERSION, memo)
         by_release = dict.fromkeys(PADDLE_RELEASES, pinned)
     else:
         by_release = {
-            version: guidance(record, stamp.releases.get(version), version)
+            version: guidance(record, stamp.releases.get(version), version, memo)
             for version in PADDLE_RELEASES
         }
     spans: list[Span] = []

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from apimap.checking.corpus import Entry
-from apimap.files.releases import ReleaseGuide, guide, sentences
+from apimap.files.releases import ReleaseGuide, sentences
 from apimap.files.surface import Surface
 from apimap.publish.site.chart import NamespaceCounts
 from apimap.publish.site.views import NoteView, case_view
@@ -478,7 +478,7 @@ def release_changes(entries: Iterable[Entry]) -> list[ReleaseChanges]:
     by_release: dict[str, dict[str, list[ChangeItem]]] = {}
     counts: Counter[str] = Counter()
     for entry in entries:
-        found = guide(entry.record, entry.stamp)
+        found = entry.guide
         if found is None:
             continue
         for version in PADDLE_RELEASES[:-1]:

@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from apimap.checking.corpus import Entry
-from apimap.files.releases import guide
 from apimap.publish.site.listings import Names, paddle_cell
 from apimap.record import derived, phrases
 from apimap.record.categories import Category, Section
@@ -37,7 +36,7 @@ def _releases(entry: Entry) -> int:
     """The releases where the API exists or some verified way to write the call works, so the
     release filter finds it and its page says what to write there, as bits over
     :data:`PADDLE_RELEASES` (``-1``: not measured on the older releases)."""
-    found = guide(entry.record, entry.stamp)
+    found = entry.guide
     if found is None:
         return -1
     return sum(

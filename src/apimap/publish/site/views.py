@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
 from apimap.checking.corpus import Entry
-from apimap.files.releases import ReleaseGuide, Span, WayKind, guide, sentences
+from apimap.files.releases import ReleaseGuide, Span, WayKind, sentences
 from apimap.files.stamps import ProbeResult, Stamp
 from apimap.publish.site.markdown import format_signature
 from apimap.record import derived, phrases, wording
@@ -128,9 +128,9 @@ def _span_cases(record: Record, span: Span) -> list[CaseView]:
     return [case_view(case) for case in record.alternatives[ways[0].alternative].cases]
 
 
-def versions_view(record: Record, stamp: Stamp | None) -> VersionsView | None:
-    """From the facts measured on each release; ``None`` without a stamp that has them."""
-    found = guide(record, stamp)
+def versions_view(record: Record, found: ReleaseGuide | None) -> VersionsView | None:
+    """From the facts measured on each release (the record's guide); ``None`` without a stamp
+    that has them."""
     if found is None:
         return None
     pinned = derived.category(record)
@@ -440,7 +440,7 @@ def api_page(
             for note in record.notes
         ],
         behaviour=behaviour_rows(record, entry.stamp),
-        versions=versions_view(record, entry.stamp),
+        versions=versions_view(record, entry.guide),
         links=record_links(record, entry.stamp, repo_url),
         description=description(record),
         inplace_aliases=(
