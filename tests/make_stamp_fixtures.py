@@ -15,7 +15,7 @@ from pathlib import Path
 from apimap.files import loader
 from apimap.files.stamps import VERIFIER_VERSION, Proven, Stamp, digest
 
-CATALOG = Path(__file__).resolve().parents[1] / "src" / "apimap" / "rules" / "catalog"
+CATALOG = Path(__file__).resolve().parents[1] / "src" / "apimap" / "checking" / "rules" / "catalog"
 RECORD = """# yaml-language-server: $schema=../../schema/mapping.schema.json
 torch_api: torch.abs
 zh_name: 绝对值
@@ -27,9 +27,9 @@ paddle_accepts:
 category: identical
 params:
   - torch: input
-    desc: 输入的 Tensor
+    desc: 要取绝对值的 Tensor
   - torch: out
-    desc: 保存结果的 Tensor
+    desc: 存放结果的 Tensor
 calls:
   - torch: torch.abs(x)
     inputs:
@@ -110,7 +110,7 @@ def main() -> None:
             shutil.rmtree(old)
     make(stamp / "good", RECORD, abs_rel, pins)
     make(stamp / "good_vision", VISION, vision_rel, vision_pins)
-    reworded = ("desc: 输入的 Tensor", "desc: 要取绝对值的 Tensor")
+    reworded = ("desc: 要取绝对值的 Tensor", "desc: 求绝对值的那个 Tensor")
     make(stamp / "good_reworded", RECORD, abs_rel, pins, edit=reworded)
     make(stamp / "bad_missing", RECORD, abs_rel, pins, stamp=False, expect=stale)
     edited = ("np.random.randn(3)", "np.random.randn(4)")

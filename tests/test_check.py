@@ -40,7 +40,9 @@ def test_cache_reuses_results_until_the_content_changes(tmp_path: Path) -> None:
     assert (first.cached, second.cached) == (0, 1)
     assert first.diagnostics == second.diagnostics == []
     record.write_text(
-        record.read_text(encoding="utf-8").replace("desc: 输入的 Tensor", "desc: 输入的 Tensor。"),
+        record.read_text(encoding="utf-8").replace(
+            "desc: 要取绝对值的 Tensor", "desc: 要取绝对值的 Tensor。"
+        ),
         encoding="utf-8",
     )
     third = run_check([tmp_path / "mappings"], cache_dir=cache)
@@ -76,7 +78,9 @@ def test_worker_pool_gives_the_same_result_as_one_process(
     for index in range(12):
         copy = record.parent / f"copy{index}.yaml"
         copy.write_text(
-            text.replace("desc: 输入的 Tensor", f"desc: 输入的 Tensor{'。' * (index % 2)}"),
+            text.replace(
+                "desc: 要取绝对值的 Tensor", f"desc: 要取绝对值的 Tensor{'。' * (index % 2)}"
+            ),
             encoding="utf-8",
         )
     monkeypatch.setattr(runner, "PARALLEL_THRESHOLD", 2)
@@ -98,8 +102,8 @@ HUGE = "y = [" + "1, " * 9000 + "]"
         ("call", "  - torch: torch.abs(x)", f"  - torch: torch.abs({CHAIN})", ("AM221", 18)),
         (
             "convert",
-            "    desc: 输入的 Tensor",
-            f"    desc: 输入的 Tensor\n    kind: type_diff\n    diff: 不同\n    convert: {CHAIN}",
+            "    desc: 要取绝对值的 Tensor",
+            f"    desc: 要取绝对值的 Tensor\n    kind: type_diff\n    diff: 不同\n    convert: {CHAIN}",
             ("AM221", 21),
         ),
         (

@@ -31,7 +31,7 @@ def _break(corpus: Path) -> Path:
     record = corpus / "mappings" / "torch" / "torch.abs.yaml"
     text = record.read_text(encoding="utf-8")
     record.write_text(
-        text.replace("desc: 保存结果的 Tensor", "desc: 保存结果的 Tensor。"), encoding="utf-8"
+        text.replace("desc: 存放结果的 Tensor", "desc: 存放结果的 Tensor。"), encoding="utf-8"
     )
     restamp(record)
     return record
@@ -145,7 +145,7 @@ def test_a_pending_stamp_is_a_notice_annotation_and_other_errors_still_fail(
     assert summary.endswith("1 notices)")
     text = record.read_text(encoding="utf-8")
     record.write_text(
-        text.replace("desc: 保存结果的 Tensor", "desc: 保存结果的 Tensor。"), encoding="utf-8"
+        text.replace("desc: 存放结果的 Tensor", "desc: 存放结果的 Tensor。"), encoding="utf-8"
     )
     assert main(arguments) == 1  # the stamp is pending, the punctuation is wrong
     commands = [line.split(" ", 1)[0] for line in capsys.readouterr().out.splitlines()[:-1]]

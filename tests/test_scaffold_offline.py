@@ -57,7 +57,6 @@ def test_a_function_gets_the_paddle_signature_a_verified_record_states(
         "torch_signature: torch.abs(TODO)\n"
         "paddle_api: paddle.abs\n"
         "paddle_signature: paddle.abs(x, name=None, *, out=None)\n"
-        "section: 基础操作类\n"
     )
     out = capsys.readouterr().out
     assert "草稿来自公开 API 表与已验证记录中的 Paddle 签名" in out
@@ -101,7 +100,6 @@ def test_a_constant_is_drafted_all_but_its_chinese_name(
         "zh_name: TODO\n"
         "paddle_api: paddle.pi\n"
         "category: no_params\n"
-        "section: 基础操作类\n"
         "calls:\n"
         "  - torch: result = torch.pi\n"
     )

@@ -37,7 +37,7 @@ params:
   - torch: input
     paddle: x
     kind: rename
-    desc: 输入的 Tensor。  # AM240
+    desc: 第一个输入的 Tensor。  # AM240
   - torch: other
     paddle: y
     desc: 另\u2f00个输入的 Tensor
@@ -56,6 +56,9 @@ summary: 两者功能一致,具体如下：
 """
 )
 
+SCHEMA_LINE = "# yaml-language-server: $schema=../../schema/mapping.schema.json\n"
+"""The first line the canonical form gives a record below ``mappings/torch/``."""
+
 FIXED = (
     HEAD
     + """\
@@ -63,7 +66,7 @@ summary: 两者功能一致，具体如下：
 params:
   - torch: input
     paddle: x
-    desc: 输入的 Tensor  # AM240
+    desc: 第一个输入的 Tensor  # AM240
   - torch: other
     paddle: y
     desc: 另一个输入的 Tensor
@@ -102,13 +105,13 @@ def test_check_fix_leaves_only_what_needs_a_person(
     assert main(["check", "--fix", *options]) == 1
     captured = capsys.readouterr()
     after = [(d["code"], d["line"]) for d in json.loads(captured.out)["diagnostics"]]
-    assert after == [("AM241", 24), ("AM242", 25)]  # 结果是否相同？ and <b>: for a person
+    assert after == [("AM241", 25), ("AM242", 26)]  # 结果是否相同？ and <b>: for a person
     assert "已修复 (fixed) mappings/torch/torch.dist.yaml: " in captured.err
-    assert record.read_text(encoding="utf-8") == FIXED
+    assert record.read_text(encoding="utf-8") == SCHEMA_LINE + FIXED  # a record's canonical form
 
     assert main(["check", "--fix", *options]) == 1
     assert "已修复" not in capsys.readouterr().err  # nothing left to fix
-    assert record.read_text(encoding="utf-8") == FIXED
+    assert record.read_text(encoding="utf-8") == SCHEMA_LINE + FIXED
 
 
 def test_fix_keeps_files_that_do_not_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -36,7 +36,6 @@ api_type: constant
 zh_name: 圆周率常量
 paddle_api: paddle.pi
 category: no_params
-section: 基础操作类
 calls:
   - torch: v = torch.pi
 """
@@ -269,7 +268,7 @@ def test_a_wrong_edit_fails_the_verify_step_at_its_line(tmp_path: Path, seeded: 
     assert verify is not None and not verify.ok
     step = verify.step("apimap verify")
     assert step.status == "failure"
-    assert "::error file=mappings/torch/torch.pi.yaml,line=9,col=5,title=AM811::" in step.output
+    assert "::error file=mappings/torch/torch.pi.yaml,line=8,col=5,title=AM811::" in step.output
     assert verify.ran("skipped")[1:] == [
         "The new stamps as a patch (run summary) and files (artifact stamps)",
         "actions/upload-artifact@v4",

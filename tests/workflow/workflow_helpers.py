@@ -16,7 +16,6 @@ category: names_differ
 params:
   - torch: input
     paddle: x
-    desc: 输入的 Tensor
   - torch: other
     paddle: y
     desc: 另一个输入的 Tensor

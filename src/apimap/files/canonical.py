@@ -1,6 +1,6 @@
 """The canonical form of a record file: its data written by :mod:`apimap.files.emit`, with its comments.
 
-A record below ``mappings/`` starts with the line that names its schema for the editor
+A record below ``mappings/`` carries the line that names its schema for the editor
 (``# yaml-language-server: $schema=...``), by the path relative to the file: the line is
 added where it is missing, mended where it is broken and rewritten when a file moves.
 """
@@ -45,12 +45,14 @@ def schema_comment(relpath: PurePosixPath) -> str:
 
 
 def _with_schema_path(comments: Comments, relpath: PurePosixPath | None) -> Comments:
-    """The comments with the record's schema line first (files outside ``mappings/`` as
-    they are)."""
+    """The comments with the record's schema line, where the file has one, else first (files
+    outside ``mappings/`` as they are)."""
     if relpath is None:
         return comments
-    others = [line for line in comments.head if not _SCHEMA_LINE.match(line)]
-    head = [schema_comment(relpath), *others]
+    line = schema_comment(relpath)
+    if not any(_SCHEMA_LINE.match(c) for c in comments.head):
+        return Comments([line, *comments.head], comments.leading, comments.eol, comments.tail)
+    head = [line if _SCHEMA_LINE.match(c) else c for c in comments.head]
     return Comments(head, comments.leading, comments.eol, comments.tail)
 
 
