@@ -383,14 +383,9 @@ def render_property(records: list[tuple[str, bytes]]) -> tuple[int, list[str]]:
         }
         for section in listings.section_pages(entries, names):
             for part in section.parts:
+                context = {"title": "", "section": section, "part": part, "parts": section.parts}
                 pages[part.docname] = render_template(
-                    _ENV,
-                    "section.html.j2",
-                    part.docname,
-                    title="",
-                    section=section,
-                    part=part,
-                    parts=section.parts,
+                    _ENV, "section.html.j2", part.docname, **context
                 )
         for part in listings.migration_sections(entries):
             items = [
