@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from apimap.files.releases import Way, WayKind, guide, sentences, way_text
+from apimap.checking.corpus import load_entries
+from apimap.files.releases import (
+    Way,
+    WayKind,
+    guide,
+    guide_from_json,
+    guide_to_json,
+    sentences,
+    way_text,
+)
 from apimap.files.stamps import ProbeOutcome, Proven, Release, Stamp
 from apimap.publish.site.views import accepted_from, portable_row, versions_view
 from apimap.record.categories import Category
@@ -224,3 +234,13 @@ def test_a_torch_way_of_passing_items_one_by_one_is_said_in_words() -> None:
     assert way_text(CAT, Way(WayKind.ACCEPTING, "paddle.concat")) == (
         "使用 `paddle.concat`，可以沿用 PyTorch 的参数名 `tensors`、`dim`"
     )
+
+
+def test_a_guide_kept_as_json_comes_back_the_same() -> None:
+    # the site build keeps each record's guide between builds in this form
+    corpus = Path(__file__).resolve().parent / "site" / "corpus" / "mappings"
+    found = [entry.guide for entry in load_entries(corpus)]
+    found.append(guide(CAT, cat_stamp()))
+    assert any(g is not None and any(s.guidance.ways for s in g.spans) for g in found)
+    for one in found:
+        assert guide_from_json(guide_to_json(one)) == one

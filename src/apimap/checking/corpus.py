@@ -58,6 +58,10 @@ class Entry:
         out once for every page and index that shows it."""
         return guide(self.record, self.stamp)
 
+    def remember_guide(self, found: ReleaseGuide | None) -> None:
+        """Take ``found`` as :attr:`guide`: what a cache kept for this record and stamp."""
+        self.__dict__["guide"] = found
+
 
 def _load_one(path: Path, raw: bytes) -> tuple[Record | None, str | None, str | None]:
     """The record, the digest of its data, or the first problem."""

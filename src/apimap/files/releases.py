@@ -17,7 +17,8 @@ changes); consecutive releases that need the same guidance form one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
 from enum import IntEnum
 
 from apimap.files.stamps import NOT_RUN, OK, ProbeOutcome, Release, Stamp
@@ -308,6 +309,10 @@ def guide(record: Record, stamp: Stamp | None) -> ReleaseGuide | None:
             version: guidance(record, stamp.releases.get(version), version, memo)
             for version in PADDLE_RELEASES
         }
+    return _spanned(by_release)
+
+
+def _spanned(by_release: dict[str, Guidance]) -> ReleaseGuide:
     spans: list[Span] = []
     for version in PADDLE_RELEASES:
         found = by_release[version]
@@ -316,6 +321,36 @@ def guide(record: Record, stamp: Stamp | None) -> ReleaseGuide | None:
         else:
             spans.append(Span((version,), found))
     return ReleaseGuide(tuple(spans), by_release)
+
+
+def guide_to_json(found: ReleaseGuide | None) -> str:
+    """``found`` as JSON, for a cache that keeps it between builds (see :func:`guide_from_json`)."""
+    if found is None:
+        return "null"
+    return json.dumps({version: asdict(g) for version, g in found.by_release.items()})
+
+
+def guide_from_json(text: str) -> ReleaseGuide | None:
+    """The guide :func:`guide_to_json` wrote."""
+    data = json.loads(text)
+    if data is None:
+        return None
+    by_release = {}
+    for version, item in data.items():
+        category = item["category"]
+        by_release[version] = Guidance(
+            measured=item["measured"],
+            api=item["api"],
+            category=None if category is None else Category(category),
+            unaccepted=tuple((a, b) for a, b in item["unaccepted"]),
+            missing_params=tuple(item["missing_params"]),
+            failing=tuple(item["failing"]),
+            probes=tuple((a, b) for a, b in item["probes"]),
+            ways=tuple(
+                Way(WayKind(way["kind"]), way["api"], way["alternative"]) for way in item["ways"]
+            ),
+        )
+    return _spanned(by_release)
 
 
 # --- sentences ---------------------------------------------------------------------------------

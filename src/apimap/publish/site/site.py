@@ -18,6 +18,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from apimap.checking.corpus import CorpusError, Entry, load_entries
+from apimap.files import releases
 from apimap.files.content_cache import ContentCache, content_key, files_salt
 from apimap.files.surface import load_surface
 from apimap.publish.site import listings, lookup, views
@@ -26,7 +27,7 @@ from apimap.publish.site.frames import FRAME, Page, folder_frame
 from apimap.publish.site.names import CHART
 from apimap.publish.site.rules_page import rule_views
 from apimap.publish.site.templates import environment, render
-from apimap.record import derived, pages, phrases
+from apimap.record import calls, derived, pages, phrases
 from apimap.record.categories import Category, Section
 from apimap.record.pages import API_FOLDER, api_docname
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
@@ -377,6 +378,21 @@ def _page_salt(templates: Path) -> str:
     return files_salt(files + renderer)
 
 
+def _known_guides(entries: list[Entry], file: Path | None) -> None:
+    """Give each entry the release guide an earlier build worked out for the same record and
+    stamp (working them out is a large part of a one-record rebuild); keep the new ones."""
+    salt = files_salt(Path(str(module.__file__)) for module in (releases, calls, derived))
+    cache = ContentCache(file, salt if file else "")
+    for entry in entries:
+        key = f"{entry.key}:{entry.stamp_key}"
+        known = cache.get(key)
+        if known is not None:
+            entry.remember_guide(releases.guide_from_json(known))
+        else:
+            cache.put(key, releases.guide_to_json(entry.guide))
+    cache.save()
+
+
 def render_site(sources: SiteSources) -> Rendered:
     """Every page, Sphinx source and asset of the site."""
     if not sources.templates.is_dir():
@@ -384,6 +400,7 @@ def render_site(sources: SiteSources) -> Rendered:
         raise CorpusError([f"{sources.templates}: {problem}"])
     cache = sources.cache
     entries = load_entries(sources.mappings, cache / "records.json" if cache else None)
+    _known_guides(entries, cache / "guides.json" if cache else None)
     renderer = _Renderer(sources, entries)
     hand_written = _hand_written(sources.pages)
     renderer.out.sources.update(hand_written)
