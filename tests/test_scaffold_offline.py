@@ -127,3 +127,11 @@ def test_what_the_data_cannot_tell_exits_two_without_a_file(
     assert _new(corpus, "torch.abs", "--paddle", "paddle abs") == 2
     assert "不是合法的 API 名称" in capsys.readouterr().err
     assert sorted(p.name for p in (corpus / "mappings").rglob("*.yaml")) == ["torch.absolute.yaml"]
+
+
+def test_a_module_variable_is_drafted_as_a_constant(corpus: Path) -> None:
+    # the surface table calls torch.backends.cudnn.benchmark an attribute; it is a module's
+    # value, which verify reads as a constant (an attribute belongs to a class)
+    assert _new(corpus, "torch.backends.cudnn.benchmark", "--paddle", "paddle.pi") == 0
+    text = _text(corpus, "torch/backends/cudnn/torch.backends.cudnn.benchmark.yaml")
+    assert "api_type: constant\n" in text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from apimap.verify import ranked, runtime
 from apimap.verify.sides import Side
 
@@ -61,3 +63,23 @@ def test_the_launcher_sets_what_torchrun_and_paddles_launcher_set() -> None:
     assert paddle_env["PADDLE_TRAINER_ENDPOINTS"] == "127.0.0.1:7001,127.0.0.1:7002"
     assert paddle_env["PADDLE_CURRENT_ENDPOINT"] == "127.0.0.1:7002"
     assert paddle_env["PADDLE_DISTRI_BACKEND"] == "gloo"
+
+
+def test_a_group_that_could_not_connect_is_formed_again(torch_side: Side, tmp_path: Path) -> None:
+    tried = tmp_path / "tried"
+    code = (
+        f"if rank_id == 0 and not os.path.exists({str(tried)!r}):\n"
+        f"    open({str(tried)!r}, 'w').close()\n"
+        "    raise ConnectionResetError('Connection reset by peer')"
+    )
+    setup = "import os\nrank_id = int(os.environ['RANK'])"
+    outcome = ranked.run(_spec(code, setup), torch_side, runtime.WeightStore())
+    assert tried.exists() and outcome["ok"], outcome  # failed to connect once, then ran
+
+
+def test_a_rank_whose_code_fails_is_not_run_again(torch_side: Side, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    code = f"open({str(runs)!r}, 'a').write('x')\nraise ValueError('wrong')"
+    outcome = ranked.run(_spec(code, "y = 0"), torch_side, runtime.WeightStore())
+    assert not outcome["ok"] and "wrong" in outcome["error"]
+    assert runs.read_text() == "xx"  # each of the two ranks ran it once

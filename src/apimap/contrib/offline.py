@@ -72,12 +72,16 @@ def _guess(torch_api: str, table: dict[str, str]) -> str | None:
 def _api_type(torch_api: str) -> ApiType:
     from apimap.files.surface import load_surface
 
-    public = load_surface().names.get(torch_api)
+    surface = load_surface()
+    public = surface.names.get(torch_api)
     if public is None:
         raise ScaffoldError(
             f"公开 API 表中没有 `{torch_api}`；没有 torch 时只能为表中的 API 起草 "
             f"(not in the public-surface table: drafting it needs torch)"
         )
+    owner = surface.names.get(torch_api.rpartition(".")[0])
+    if public.kind == "attribute" and (owner is None or owner.kind != "class"):
+        return ApiType.CONSTANT  # a module's variable (cudnn.benchmark): verify reads a value
     return API_TYPES[public.kind]
 
 

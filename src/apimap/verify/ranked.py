@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import select
 import signal
 import socket
@@ -29,6 +30,14 @@ from apimap.verify.protocol import decode, encode
 HOST = "127.0.0.1"
 SPARE_SECONDS = 30.0
 """What a rank may take beyond its code's own limit: joining the group, leaving it."""
+ATTEMPTS = 3
+"""How often a group that failed to connect is formed again (on new ports)."""
+CONNECTION_FAILURES = re.compile(
+    r"Connection reset|Connection refused|Address already in use|DistNetworkError|"
+    r"TCP receive error|gloo/transport/tcp/pair\.cc:\d+\] TIMEOUT|Socket Timeout"
+)
+"""How a rank fails when its group could not connect over loopback (another run took a port,
+or a peer gave up while the machine was busy): not the code's doing, so it is tried again."""
 
 
 def _free_ports(count: int) -> list[int]:
@@ -74,7 +83,16 @@ def run(spec: dict[str, Any], side: Any, store: Any) -> dict[str, Any]:
     each result a list of the ranks' values, or the first rank's failure. ``side`` is the
     worker's loaded :class:`~apimap.verify.sides.Side`, ``store`` the job's
     :class:`~apimap.verify.runtime.WeightStore`: the ranks get its weights, and the weights
-    rank 0 records join it."""
+    rank 0 records join it. A group that could not connect is formed again, up to
+    :data:`ATTEMPTS` times."""
+    for _attempt in range(ATTEMPTS - 1):
+        outcome = _run_once(spec, side, store)
+        if outcome.get("ok") or not CONNECTION_FAILURES.search(str(outcome.get("error", ""))):
+            return outcome
+    return _run_once(spec, side, store)
+
+
+def _run_once(spec: dict[str, Any], side: Any, store: Any) -> dict[str, Any]:
     world = int(spec["ranks"])
     ports = _free_ports(world + 1)
     seconds = float(spec.get("seconds") or 30.0) + SPARE_SECONDS
