@@ -44,25 +44,50 @@ def files_salt(files: Iterable[Path]) -> str:
 
 
 class ContentCache:
-    """Text by content key, read from and written to ``file`` (``None``: remember nothing)."""
+    """Text by content key, read from and written to ``file`` (``None``: remember nothing).
 
-    def __init__(self, file: Path | None, salt: str) -> None:
+    With ``shards`` above one the entries are spread over that many files beside ``file``
+    (``rendered.json`` -> ``rendered.00.json`` …, by a hash of the key), and a run rewrites only
+    the files whose entries changed: a one-record rebuild of a large site writes one small file
+    instead of every rendered page again.
+    """
+
+    def __init__(self, file: Path | None, salt: str, shards: int = 1) -> None:
         self.file = file
         self.salt = salt
+        self.shards = shards
         self.entries: dict[str, str] = {}
         self.used: dict[str, str] = {}
-        self.changed = False
-        """Whether a run put a text the file does not hold yet."""
-        if file is None or not file.is_file():
-            return
+        self.changed: set[str] = set()
+        """The keys a run put a text for that the files do not hold yet."""
+        for path in self._files():
+            self.entries.update(self._read(path))
+
+    def _files(self) -> list[Path]:
+        if self.file is None:
+            return []
+        if self.shards == 1:
+            return [self.file]
+        name, suffix = self.file.stem, self.file.suffix
+        return [self.file.with_name(f"{name}.{i:02x}{suffix}") for i in range(self.shards)]
+
+    def _shard(self, key: str) -> int:
+        if self.shards == 1:
+            return 0
+        return hashlib.blake2b(key.encode("utf-8"), digest_size=4).digest()[0] % self.shards
+
+    def _read(self, path: Path) -> dict[str, str]:
+        if not path.is_file():
+            return {}
         try:
-            stored = json.loads(file.read_text(encoding="utf-8"))
+            stored = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return
-        if isinstance(stored, dict) and stored.get("salt") == salt:
+            return {}
+        if isinstance(stored, dict) and stored.get("salt") == self.salt:
             entries = stored.get("entries")
             if isinstance(entries, dict):
-                self.entries = {str(k): str(v) for k, v in entries.items()}
+                return {str(k): str(v) for k, v in entries.items()}
+        return {}
 
     def get(self, key: str) -> str | None:
         """The text stored under ``key``, if any."""
@@ -75,19 +100,33 @@ class ContentCache:
         """Remember ``text`` under ``key``."""
         if self.file is not None:
             self.used[key] = text
-            self.changed = self.changed or self.entries.get(key) != text
+            if self.entries.get(key) != text:
+                self.changed.add(key)
 
     def save(self) -> None:
-        """Write the entries of this run (atomically); entries no file needed are dropped. A run
-        that used exactly the stored entries leaves the file alone (a large cache takes seconds
-        to write)."""
-        if self.file is None or (not self.changed and self.used.keys() == self.entries.keys()):
+        """Write the entries of this run (atomically, file by file); entries no file needed are
+        dropped. A file whose entries the run used exactly as stored is left alone (a large
+        cache takes seconds to write)."""
+        files = self._files()
+        if not files:
             return
+        used: list[dict[str, str]] = [{} for _ in files]
+        stored: list[set[str]] = [set() for _ in files]
+        touched: set[int] = {self._shard(key) for key in self.changed}
+        for key, text in self.used.items():
+            used[self._shard(key)][key] = text
+        for key in self.entries:
+            stored[self._shard(key)].add(key)
+        for index, path in enumerate(files):
+            if index in touched or used[index].keys() != stored[index]:
+                self._write(path, used[index])
+
+    def _write(self, path: Path, entries: dict[str, str]) -> None:
         try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.file.with_name(f".{self.file.name}.{os.getpid()}.tmp")
-            data = {"salt": self.salt, "entries": dict(sorted(self.used.items()))}
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            data = {"salt": self.salt, "entries": dict(sorted(entries.items()))}
             temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            temporary.replace(self.file)
+            temporary.replace(path)
         except OSError:
             pass  # a cache that cannot be written only costs time

@@ -34,6 +34,8 @@ from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
 
 REPO_URL_VARIABLE = "APIMAP_REPO_URL"
 SITE_URL_VARIABLE = "APIMAP_SITE_URL"
+RENDERED_SHARDS = 64
+"""Files the rendered pages are kept in between builds (a rebuild rewrites the changed ones)."""
 PAGE_BUDGET = 600_000
 """Characters of article a generated page may hold before it is split into parts (the whole
 page then stays well under 1 MB)."""
@@ -141,7 +143,7 @@ class _Renderer:
         self.out = Rendered()
         cache = sources.cache
         salt = _page_salt(sources.templates) + (sources.repo_url or "") if cache else ""
-        self.memo = ContentCache(cache / "rendered.json" if cache else None, salt)
+        self.memo = ContentCache(cache / "rendered.json" if cache else None, salt, RENDERED_SHARDS)
         """Rendered articles by a key of everything they show: a rebuild renders only pages
         whose data changed."""
 
