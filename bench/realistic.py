@@ -7,7 +7,8 @@ Clone ``k`` of a real record moves its torch names into a namespace of its own
 likewise, in the code too; the section the original's name points to is written out where
 the new name points elsewhere), so the corpus has the real size distribution (rows,
 overloads, calls, examples, notes, text lengths) and category mix, and still
-checks clean: each clone gets a stamp for its own content, as ``apimap verify``
+checks clean: each clone gets a stamp for its own content (with what the original's stamp
+measured: probes and each paddle release's facts), as ``apimap verify``
 would write. ``OUT_DIR/mappings`` and ``OUT_DIR/stamps`` are written.
 """
 
@@ -21,7 +22,16 @@ from typing import Any
 from apimap.checking.runner import iter_record_files
 from apimap.files import loader
 from apimap.files.canonical import canonical_text
-from apimap.files.stamps import VERIFIER_VERSION, Proven, Stamp, digest, parse_stamp, stamp_file
+from apimap.files.stamps import (
+    VERIFIER_VERSION,
+    ProbeResult,
+    Proven,
+    Release,
+    Stamp,
+    digest,
+    parse_stamp,
+    stamp_file,
+)
 from apimap.record.categories import guessed_section
 from apimap.record.paths import record_path, relative_to_mappings
 from apimap.record.pins import pins_for
@@ -65,12 +75,17 @@ def _with_section(text: str, data: dict[str, Any], original: dict[str, Any], rel
     return canonical_text(text, data, relpath)
 
 
-def _proven(record_file: Path) -> Proven:
+def _measured(record_file: Path) -> tuple[Proven, list[ProbeResult], dict[str, Release]]:
+    """What the record's own stamp proved and measured (its probes and each release's facts, so
+    that a clone's page and guidance cost what the original's do)."""
     location = stamp_file(record_file)
     try:
-        return parse_stamp(location.read_bytes()).proven if location else Proven()
+        stamp = parse_stamp(location.read_bytes()) if location else None
     except (OSError, ValueError):
-        return Proven()
+        stamp = None
+    if stamp is None:
+        return Proven(), [], {}
+    return stamp.proven, stamp.behaviour, stamp.releases
 
 
 def write_corpus(out: Path, count: int, source: Path = SOURCE) -> list[Path]:
@@ -80,10 +95,10 @@ def write_corpus(out: Path, count: int, source: Path = SOURCE) -> list[Path]:
         text = file.read_text(encoding="utf-8")
         doc, _ = loader.parse(text)
         if doc is not None:
-            originals.append((text, doc.data, _proven(file)))
+            originals.append((text, doc.data, _measured(file)))
     written = []
     for index in range(count):
-        text, data, proven = originals[index % len(originals)]
+        text, data, (proven, behaviour, releases) = originals[index % len(originals)]
         clone = index // len(originals)
         new_text = clone_text(text, data, clone)
         doc, _ = loader.parse(new_text)
@@ -104,6 +119,8 @@ def write_corpus(out: Path, count: int, source: Path = SOURCE) -> list[Path]:
             versions=dict(sorted(pins_for(api).items())),
             date="2026-11-23",
             proven=proven,
+            behaviour=behaviour,
+            releases=releases,
         )
         location = stamp_file(target)
         assert location is not None

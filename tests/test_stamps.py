@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from apimap.files.stamps import (
     StampFormatError,
     digest,
     parse_stamp,
+    stamp_digest,
     stamp_file,
     write_stamp,
 )
@@ -65,3 +67,13 @@ def test_same_proof_keeps_the_file_and_its_date(tmp_path: Path) -> None:
     assert write_stamp(target, stamp("2026-11-23", ["新的未验证内容"]))
     assert parse_stamp(target.read_bytes()).date == "2026-11-23"
     assert [p.name for p in target.parent.iterdir()] == ["torch.abs.json"]
+
+
+def test_the_digest_line_is_read_without_parsing_the_stamp() -> None:
+    stamps = sorted((Path(__file__).parent / "site" / "corpus" / "stamps").rglob("*.json"))
+    assert stamps
+    for file in stamps:
+        raw = file.read_bytes()
+        assert stamp_digest(raw) == parse_stamp(raw).record
+        compact = json.dumps(json.loads(raw)).encode()  # not as to_json writes it: parsed whole
+        assert stamp_digest(compact) == parse_stamp(raw).record

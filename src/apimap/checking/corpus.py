@@ -20,7 +20,7 @@ from apimap.checking.runner import iter_record_files, read_stamp
 from apimap.files import loader
 from apimap.files.content_cache import ContentCache, content_key, record_salt
 from apimap.files.releases import ReleaseGuide, guide
-from apimap.files.stamps import Stamp, StampFormatError, digest, parse_stamp
+from apimap.files.stamps import Stamp, StampFormatError, digest, parse_stamp, stamp_digest
 from apimap.files.validate import validate
 from apimap.record.model import Record
 from apimap.record.pages import other_names
@@ -42,10 +42,22 @@ class Entry:
     source: str
     key: str
     """The content key of the record file (see :func:`apimap.files.content_cache.content_key`)."""
-    stamp: Stamp | None = None
-    """The verification stamp, only when it verified exactly this record's data."""
+    known_stamp: Stamp | None = None
+    """The verification stamp when the entry was made with it (see :attr:`stamp`)."""
     stamp_key: str = ""
-    """The content key of that stamp's file (empty without a current stamp)."""
+    """The content key of the current stamp's file (empty without a current stamp)."""
+    stamp_bytes: bytes | None = None
+    """The current stamp's file, read but not parsed yet: most builds need few stamps whole."""
+
+    @cached_property
+    def stamp(self) -> Stamp | None:
+        """The verification stamp, only when it verified exactly this record's data."""
+        if self.known_stamp is not None or self.stamp_bytes is None:
+            return self.known_stamp
+        try:
+            return parse_stamp(self.stamp_bytes)
+        except StampFormatError:
+            return None
 
     @property
     def api(self) -> str:
@@ -79,15 +91,16 @@ def _load_one(path: Path, raw: bytes) -> tuple[Record | None, str | None, str | 
     return record, digest(doc.data), None
 
 
-def _current_stamp(path: Path, data_digest: str) -> tuple[Stamp | None, str]:
+def _current_stamp(path: Path, data_digest: str) -> tuple[bytes | None, str]:
+    """The bytes and content key of the record's stamp file when it verified ``data_digest``."""
     raw = read_stamp(path)
     if raw is None:
         return None, ""
     try:
-        stamp = parse_stamp(raw)
+        verified = stamp_digest(raw)
     except StampFormatError:
         return None, ""
-    return (stamp, content_key(raw)) if stamp.record == data_digest else (None, "")
+    return (raw, content_key(raw)) if verified == data_digest else (None, "")
 
 
 def load_entries(mappings: Path, cache_file: Path | None = None) -> list[Entry]:
@@ -116,8 +129,8 @@ def load_entries(mappings: Path, cache_file: Path | None = None) -> list[Entry]:
                 continue
             record, data_digest = loaded, loaded_digest
             cache.put(key, data_digest + "\n" + record.model_dump_json())
-        stamp, stamp_key = _current_stamp(path, data_digest)
-        entries.append(Entry(record, str(path), key, stamp, stamp_key))
+        stamp_bytes, stamp_key = _current_stamp(path, data_digest)
+        entries.append(Entry(record, str(path), key, None, stamp_key, stamp_bytes))
     cache.save()
     problems += duplicate_problems(entries)
     if problems:

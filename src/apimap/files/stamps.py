@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -227,6 +228,19 @@ class Stamp:
 
 class StampFormatError(ValueError):
     """The stamp file is not a stamp apimap wrote."""
+
+
+_RECORD_LINE = re.compile(rb'^  "record": "([0-9a-f]+)",?$', re.MULTILINE)
+"""The digest's line in a stamp file as :meth:`Stamp.to_json` writes it."""
+
+
+def stamp_digest(raw: bytes) -> str:
+    """The record digest a stamp file names, read without parsing the whole stamp when the file
+    is as :meth:`Stamp.to_json` writes it; raises :class:`StampFormatError`."""
+    found = _RECORD_LINE.findall(raw)
+    if len(found) == 1:
+        return str(found[0].decode("ascii"))
+    return parse_stamp(raw).record
 
 
 def parse_stamp(raw: bytes) -> Stamp:
