@@ -139,7 +139,8 @@ def normalise(page: str) -> str:
 def as_shown(record: Record) -> Record:
     """``record`` without what the site does not show: verification inputs, calls, probe
     acknowledgements, settings written as values, the torch-style names paddle accepts, the
-    signature and section of a 功能缺失 record (it has no page), and whether a rewritten row
+    signature and section of a 功能缺失 record (it has no page), the device or process group a
+    case needs, and whether a rewritten row
     of a usage-differs record differs in type or in usage (both say 需要转写; in a record of
     another category the importer reads a rewritten row as a type difference when its text
     talks about 类型 in its difference), and the value verify passes for a row whose remark does not show it
@@ -191,7 +192,7 @@ def as_shown(record: Record) -> Record:
     cases = [case for example in data.get("examples", []) for case in example["cases"]]
     cases += [note["example"] for note in data.get("notes", []) if "example" in note]
     for case in cases:
-        for name in ("inputs", "outputs", "rtol", "atol", "shape_only"):
+        for name in ("inputs", "outputs", "rtol", "atol", "shape_only", "needs", "ranks"):
             case.pop(name, None)
         for side in ("torch", "paddle"):
             if case.get(side) is not None:

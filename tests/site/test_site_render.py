@@ -307,12 +307,16 @@ def test_measured_releases_show_on_the_page_the_changelog_and_the_index(
     assert "没有参数 <code" in versions and "bias</span></code>" in versions
     changelog = body(rendered, "changelog")
     sections = changelog.split('<section id="paddle-')[1:]
-    releases = [part.split('"', 1)[0] for part in sections if part[5] == '"']
+    releases = [part.split('"', 1)[0] for part in sections]
     assert releases == ["3-2-2", "3-1-1", "3-0-0"]  # newest first
-    assert "torch.nn.Conv2d" not in changelog.split('id="paddle-3-1-1"')[0]  # holds on 3.2.2
-    assert "torch.<wbr>nn.<wbr>Conv2d" in changelog.split('id="paddle-3-1-1"')[1]
+    # each release's records on a page of its own, linked from the overview by kind
+    assert 'href="changelog/paddle-3-1-1.html#paddle-3-1-1-1"' in changelog
+    assert "Conv2d" not in body(rendered, "changelog/paddle-3-2-2")  # holds on 3.2.2
+    on_311 = body(rendered, "changelog/paddle-3-1-1")
+    assert "<h1>Paddle 3.1.1 与固定版本的不同" in on_311
+    assert "torch.<wbr>nn.<wbr>Conv2d" in on_311
     # an other-package record does not depend on paddle's release: it counts everywhere
-    assert "测量了 15 条记录" in changelog
+    assert "测量了 15 条记录" in changelog and "测量了 15 条记录" in on_311
     rows = {row[0]: row for row in _names(rendered)["rows"]}
     # paddle.nn.Conv2D exists on every release: the filter finds it on each, and its page says
     # what to write on 3.0.0–3.1.1

@@ -455,6 +455,17 @@ class ReleaseChanges:
         """How many records need something else on this release."""
         return sum(len(items) for _label, items in self.groups)
 
+    @property
+    def anchor(self) -> str:
+        """``paddle-3-0-0``."""
+        return "paddle-" + self.version.replace(".", "-")
+
+    @property
+    def docname(self) -> str:
+        """``changelog/paddle-3-0-0``: a page of its own (every release on one page would pass
+        the pages' size budget)."""
+        return f"changelog/{self.anchor}"
+
 
 def _change_kind(found: ReleaseGuide, version: str) -> str | None:
     """What makes a release differ from the pinned one for a record (``None``: nothing)."""

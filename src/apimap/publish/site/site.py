@@ -343,15 +343,26 @@ class _Renderer:
             guides=guides,
         )
         self.out.assets[CHART] = coverage_svg(coverage.chart).encode("utf-8")
+        changes = listings.release_changes(self.entries)
         self.page(
             "changelog.html.j2",
             "changelog",
             titles["changelog"],
-            toctree=[],
-            changes=listings.release_changes(self.entries),
+            toctree=[release.docname for release in changes],
+            changes=changes,
             releases=list(PADDLE_RELEASES),
             pinned=PADDLE_VERSION,
         )
+        for release in changes:
+            title = phrases.RELEASE_CHANGES_TITLE.format(version=release.version)
+            self.page(
+                "changelog_release.html.j2",
+                release.docname,
+                title,
+                toctree=[],
+                release=release,
+                pinned=PADDLE_VERSION,
+            )
         self.page(
             "rules.html.j2", "rules", titles["rules"], toctree=[], searched=True, rules=rule_views()
         )
