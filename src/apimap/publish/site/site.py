@@ -13,6 +13,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment
 from markupsafe import Markup
@@ -355,14 +356,8 @@ class _Renderer:
         )
         for release in changes:
             title = phrases.RELEASE_CHANGES_TITLE.format(version=release.version)
-            self.page(
-                "changelog_release.html.j2",
-                release.docname,
-                title,
-                toctree=[],
-                release=release,
-                pinned=PADDLE_VERSION,
-            )
+            context: dict[str, Any] = {"release": release, "pinned": PADDLE_VERSION}
+            self.page("changelog_release.html.j2", release.docname, title, toctree=[], **context)
         self.page(
             "rules.html.j2", "rules", titles["rules"], toctree=[], searched=True, rules=rule_views()
         )

@@ -62,8 +62,9 @@ def shareable_inputs(record: Record, written: list[object]) -> dict[str, str] | 
     record's level, the calls may leave them out."""
     if record.inputs or len(written) < 2 or any(inputs is None for inputs in written):
         return None
+    # in the order written: inputs drawn from NumPy's seeded generator depend on it
     counts = Counter(
-        tuple(sorted(inputs.items())) for inputs in written if isinstance(inputs, dict) and inputs
+        tuple(inputs.items()) for inputs in written if isinstance(inputs, dict) and inputs
     )
     if not counts:
         return None
@@ -78,7 +79,7 @@ def _repeated_inputs(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
     if not shared:
         return
     for index, inputs in enumerate(written):
-        if inputs == shared:
+        if isinstance(inputs, dict) and list(inputs.items()) == list(shared.items()):
             yield (
                 ("calls", index, "inputs"),
                 "与其他调用相同，写在记录的 inputs 中 (shared: write them once, at the record)",
