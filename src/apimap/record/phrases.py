@@ -275,9 +275,9 @@ PAGE_TITLES = {
     "search": "搜索",
     "404": "找不到页面",
 }
+"""The titles of the site's generated pages (the per-section pages add the section's name)."""
 RELEASE_CHANGES_TITLE = "Paddle {version} 与固定版本的不同"
 """The title of one release's page of the changelog."""
-"""The titles of the site's generated pages (the per-section pages add the section's name)."""
 SPHINX_WORDS = {
     "Link to this heading": "链接到本标题",
     "Search": "搜索",
