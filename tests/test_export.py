@@ -92,7 +92,8 @@ MISSING = Record.model_validate(
 
 
 def entry(record: Record, stamp: Stamp | None = None) -> Entry:
-    return Entry(record, f"{record.torch_api}.yaml", "key", stamp)
+    raw = None if stamp is None else stamp.to_json().encode("utf-8")
+    return Entry(record, f"{record.torch_api}.yaml", "key", stamp_bytes=raw)
 
 
 def test_an_api_entry_holds_what_a_converter_needs() -> None:

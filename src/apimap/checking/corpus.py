@@ -42,8 +42,6 @@ class Entry:
     source: str
     key: str
     """The content key of the record file (see :func:`apimap.files.content_cache.content_key`)."""
-    known_stamp: Stamp | None = None
-    """The verification stamp when the entry was made with it (see :attr:`stamp`)."""
     stamp_key: str = ""
     """The content key of the current stamp's file (empty without a current stamp)."""
     stamp_bytes: bytes | None = None
@@ -52,8 +50,8 @@ class Entry:
     @cached_property
     def stamp(self) -> Stamp | None:
         """The verification stamp, only when it verified exactly this record's data."""
-        if self.known_stamp is not None or self.stamp_bytes is None:
-            return self.known_stamp
+        if self.stamp_bytes is None:
+            return None
         try:
             return parse_stamp(self.stamp_bytes)
         except StampFormatError:
@@ -130,7 +128,7 @@ def load_entries(mappings: Path, cache_file: Path | None = None) -> list[Entry]:
             record, data_digest = loaded, loaded_digest
             cache.put(key, data_digest + "\n" + record.model_dump_json())
         stamp_bytes, stamp_key = _current_stamp(path, data_digest)
-        entries.append(Entry(record, str(path), key, None, stamp_key, stamp_bytes))
+        entries.append(Entry(record, str(path), key, stamp_key, stamp_bytes))
     cache.save()
     problems += duplicate_problems(entries)
     if problems:
