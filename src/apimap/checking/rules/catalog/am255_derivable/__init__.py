@@ -72,10 +72,8 @@ def shareable_inputs(record: Record, written: list[object]) -> dict[str, str] | 
     return dict(common) if times >= 2 else None
 
 
-def _repeated_inputs(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
+def _repeated_inputs(written: list[object], shared: dict[str, str]) -> Iterator[tuple[Path, str]]:
     """The calls' ``inputs`` that the record's shared ``inputs`` hold (or would hold)."""
-    written = _calls_inputs(ctx)
-    shared = ctx.record.inputs or shareable_inputs(ctx.record, written)
     if not shared:
         return
     for index, inputs in enumerate(written):
@@ -86,16 +84,24 @@ def _repeated_inputs(ctx: RecordContext) -> Iterator[tuple[Path, str]]:
             )
 
 
+def _found(ctx: RecordContext) -> tuple[list[tuple[Path, str]], dict[str, str] | None]:
+    """What the record need not write, and the inputs to write once at its level (if any)."""
+    written = _calls_inputs(ctx)
+    new = shareable_inputs(ctx.record, written)
+    repeated = _repeated_inputs(written, ctx.record.inputs or new or {})
+    return [*_derivable(ctx), *repeated], new
+
+
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """Each value the record need not write."""
-    for path, detail in [*_derivable(ctx), *_repeated_inputs(ctx)]:
+    for path, detail in _found(ctx)[0]:
         yield Finding(ctx.key_loc(*path), detail)
 
 
 def edits(ctx: RecordContext) -> list[Edit]:
     """Delete the derivable values; inputs two calls repeat move to the record."""
-    found = [Edit(path, None) for path, _detail in [*_derivable(ctx), *_repeated_inputs(ctx)]]
-    shared = shareable_inputs(ctx.record, _calls_inputs(ctx))
+    derivable, shared = _found(ctx)
+    found = [Edit(path, None) for path, _detail in derivable]
     if shared is not None:
         found.append(Edit(("inputs",), shared))
     return found
