@@ -19,12 +19,16 @@ something is missing) is written as ``TODO``, so the draft fails
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from apimap.contrib.draft import Draft, ScaffoldError, call_draft
+from apimap.contrib.weights import WEIGHTS_ENUM
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
 from apimap.files.canonical import schema_comment
 from apimap.files.emit import render
@@ -326,6 +330,29 @@ def _still_to_decide(category: Category, torch_api: str, rows: list[dict[str, An
     return unknown
 
 
+def _weights_enum(draft: Draft) -> Draft:
+    """A torchvision weight enum: 功能缺失, written whole from the libraries but for the note
+    on its preprocessing (:mod:`apimap.contrib.weights`)."""
+    from apimap.contrib.weights import NotAWeightsEnum, draft_weights, read_facts
+
+    try:
+        facts = read_facts(draft.data["torch_api"])
+    except NotAWeightsEnum:
+        raise ScaffoldError(
+            f"`{draft.data['torch_api']}` 不是权重枚举 (not a weight enum)"
+        ) from None
+    draft.data.update(draft_weights(facts))
+    draft.data["category"] = str(Category.MISSING)
+    if "notes" in draft.data:
+        return Draft(minimal(draft.data))
+    draft.data["notes"] = [{"text": TODO_MARKER}]
+    unknown = [
+        "说明 notes：写出各组权重 transforms() 的预处理，并用例子给出 Paddle 组合出的同样预处理 "
+        "(describe the preprocessing, with an example run on both sides)"
+    ]
+    return Draft(minimal(draft.data), unknown)
+
+
 def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     """Read both APIs and infer as much of the record as the libraries allow."""
     from apimap.verify.apis import api_type_of
@@ -341,6 +368,8 @@ def build_draft(torch_api: str, paddle_api: str | None) -> Draft:
     api_type = api_type_of(torch)
     draft = Draft({"torch_api": torch_api})
     torch_overloads = _torch_side(draft, torch, api_type)
+    if WEIGHTS_ENUM.match(torch_api):
+        return _weights_enum(draft)
     if paddle is None:
         _missing(considered, draft.data, draft.unknown)
         draft.unknown.append(_section_guess(torch_api))
@@ -406,15 +435,37 @@ def configure(new: argparse.ArgumentParser) -> None:
     new.set_defaults(handler=run_command)
 
 
+def _drafted_with_torchvision(args: argparse.Namespace) -> int | None:
+    """A torchvision name drafted by the interpreter that has torchvision (``.venv-vision``),
+    when this one has none; ``None`` when this interpreter drafts it itself."""
+    from apimap.verify.environments import vision_python
+
+    if not args.torch_api.startswith("torchvision.") or importlib.util.find_spec("torchvision"):
+        return None
+    python = vision_python()
+    if python is None:
+        return None
+    source = str(Path(__file__).resolve().parents[2])
+    paths = [source, os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))}
+    command = [python, "-m", "apimap", "new", args.torch_api, "--mappings", args.mappings]
+    command += ["--paddle", args.paddle] if args.paddle else []
+    return subprocess.run(command, env=env, check=False).returncode
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Write the draft and say what a person still has to do."""
+    elsewhere = _drafted_with_torchvision(args)
+    if elsewhere is not None:
+        return elsewhere
     try:
         target, draft = write_draft(Path(args.mappings), args.torch_api, args.paddle)
     except (ScaffoldError, FileExistsError) as exc:
         print(f"apimap new: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(f"已写入草稿 (wrote draft) {target}")
-    print("无法推断、需要人工完成 (could not infer)：")
+    if draft.unknown:
+        print("无法推断、需要人工完成 (could not infer)：")
     for item in draft.unknown:
         print(f"  - {item}")
     if draft.offline:
