@@ -257,3 +257,36 @@ def test_attributes_that_map_one_to_one_say_so_without_parameters() -> None:
     assert wording.summary(attribute) == [phrases.ATTRIBUTE_SUMMARY]
     assert wording.api_kind_line(attribute) == "属性"
     assert wording.api_kind_line(record()) is None
+
+
+@pytest.mark.parametrize(
+    ("summary", "sentence", "cell"),
+    [
+        ("✗ TypeError", "报错（TypeError）", "✗ TypeError"),
+        (
+            "✗ 退出码 136 (exit status)；, bool, phi",
+            "进程异常退出（信号 SIGFPE）",
+            "✗ 进程异常退出（信号 SIGFPE）",
+        ),
+        (
+            "✗ 退出码 -11 (exit status)",
+            "进程异常退出（信号 SIGSEGV）",
+            "✗ 进程异常退出（信号 SIGSEGV）",
+        ),
+        (
+            "✗ 退出码 3 (exit status)；tail",
+            "进程异常退出（退出码 3）",
+            "✗ 进程异常退出（退出码 3）",
+        ),
+        ("✗ 仍在运行 (still running)；tail", "运行超时", "✗ 运行超时"),
+    ],
+)
+def test_a_failed_run_reads_as_its_error_kind_or_how_the_process_died(
+    summary: str, sentence: str, cell: str
+) -> None:
+    assert wording.failed_run(summary) == sentence
+    assert wording.result_cell(summary) == cell
+
+
+def test_a_run_that_did_not_fail_is_shown_as_recorded() -> None:
+    assert wording.result_cell("float32、int64") == "float32、int64"

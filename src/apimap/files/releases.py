@@ -255,7 +255,7 @@ def _probe_outcome(outcome: ProbeOutcome) -> str:
     if outcome.paddle == NOT_RUN:
         return phrases.PROBE_NOT_RUN
     if outcome.paddle.startswith("✗"):
-        return phrases.OUTCOME_RAISES.format(error=outcome.paddle.lstrip("✗ "))
+        return wording.failed_run(outcome.paddle)
     return phrases.PROBE_DIFFERS if outcome.differs else phrases.PROBE_AGREES
 
 

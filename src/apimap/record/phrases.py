@@ -216,6 +216,9 @@ OUTCOME_DIFFERS = {
     "length": "结果的长度不同",
     "keys": "结果的键不同",
 }
+OUTCOME_DIED = "进程异常退出（{how}）"
+DIED_BY_SIGNAL = "信号 {name}"
+DIED_WITH_STATUS = "退出码 {status}"
 OUTCOME_OTHER = {
     "timeout": "运行超时",
     "crash": "进程异常退出",

@@ -9,6 +9,9 @@ sentences in legacy pages) all compose them here.
 
 from __future__ import annotations
 
+import re
+import signal
+
 from apimap.record import derived, phrases
 from apimap.record.categories import Action, ApiType, Category, RowKind
 from apimap.record.defaults import shown
@@ -186,3 +189,33 @@ def probe_label(probe: str) -> str:
         return probe
     param, _, value = arg.partition("=")
     return template.format(arg=arg, param=param, value=value)
+
+
+_DIED = re.compile(r"(?:退出码 (-?\d+) \(exit status\)|仍在运行 \(still running\))")
+"""How verify's worker pool says a worker ended (``pool.stderr_tail``), before its stderr."""
+
+
+def failed_run(summary: str) -> str:
+    """A failed run's summary in a stamp (``✗ TypeError``) as a page says it: the error's
+    kind, or that the process died and how, never a fragment of its output."""
+    text = summary.removeprefix("✗").strip()
+    died = _DIED.match(text)
+    if died is None:
+        return phrases.OUTCOME_RAISES.format(error=text)
+    if died.group(1) is None:
+        return phrases.OUTCOME_OTHER["timeout"]
+    status = int(died.group(1))
+    number = -status if status < 0 else status - 128
+    try:
+        how = phrases.DIED_BY_SIGNAL.format(name=signal.Signals(number).name)
+    except ValueError:
+        how = phrases.DIED_WITH_STATUS.format(status=status)
+    return phrases.OUTCOME_DIED.format(how=how)
+
+
+def result_cell(summary: str) -> str:
+    """A run's summary in a stamp as a behaviour table shows it: as recorded (``float32``,
+    ``✗ TypeError``), but a process that died is said so instead of its output's fragment."""
+    if summary.startswith("✗") and _DIED.match(summary.removeprefix("✗").strip()):
+        return "✗ " + failed_run(summary)
+    return summary

@@ -102,7 +102,8 @@ def _facts(result: JobResult | None) -> dict[str, Any]:
 
 def _summary(outcome: dict[str, Any], spec: RunSpec) -> str:
     if not outcome.get("ok"):
-        return "✗ " + str(outcome.get("error", "")).split(":", 1)[0]
+        # the error's kind; for a worker that died, its exit status without its stderr
+        return "✗ " + str(outcome.get("error", "")).split(":", 1)[0].split("；", 1)[0]
     found = outcome.get("values", {})
     shown = [result_dtype(found[name]) for name in spec.outputs if name in found]
     return "、".join(shown) or "-"

@@ -28,7 +28,7 @@ from apimap.publish.site.frames import FRAME, Page, folder_frame
 from apimap.publish.site.names import CHART
 from apimap.publish.site.rules_page import rule_views
 from apimap.publish.site.templates import environment, render
-from apimap.record import calls, derived, pages, phrases, pins
+from apimap.record import calls, derived, pages, phrases, pins, wording
 from apimap.record.categories import Category, Section
 from apimap.record.pages import API_FOLDER, api_docname
 from apimap.record.pins import PADDLE_RELEASES, PADDLE_VERSION
@@ -389,7 +389,8 @@ def _page_salt(templates: Path) -> str:
 def _known_guides(entries: list[Entry], file: Path | None) -> None:
     """Give each entry the release guide an earlier build worked out for the same record and
     stamp (working them out is a large part of a one-record rebuild); keep the new ones."""
-    modules = (releases, stamps, calls, derived, pins)  # what a guide is worked out with
+    # what a guide is worked out and worded with
+    modules = (releases, stamps, calls, derived, pins, phrases, wording)
     salt = files_salt(Path(str(module.__file__)) for module in modules)
     cache = ContentCache(file, salt if file else "")
     for entry in entries:

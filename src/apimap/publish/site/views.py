@@ -368,7 +368,10 @@ def behaviour_rows(record: Record, stamp: Stamp | None) -> list[BehaviourRow]:
         shown = next((result for result in results if result.differs), results[0])
         rows.append(
             BehaviourRow(
-                wording.probe_label(probe), shown.torch, shown.paddle, _verdict(record, shown)
+                wording.probe_label(probe),
+                wording.result_cell(shown.torch),
+                wording.result_cell(shown.paddle),
+                _verdict(record, shown),
             )
         )
     return rows
