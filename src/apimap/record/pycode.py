@@ -26,17 +26,22 @@ class CodeTooComplex(SyntaxError):
 
 
 def tree_depth(tree: ast.AST, limit: int = MAX_CODE_DEPTH) -> int:
-    """The depth of ``tree`` (without recursion), counted up to ``limit + 1``."""
-    deepest = 0
-    stack: list[tuple[ast.AST, int]] = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > deepest:
-            deepest = depth
-            if deepest > limit:
-                break
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return deepest
+    """The depth of ``tree`` (without recursion, a level at a time), counted up to
+    ``limit + 1``."""
+    level = [tree]
+    depth = 0
+    while level and depth <= limit:
+        depth += 1
+        below: list[ast.AST] = []
+        for node in level:
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, ast.AST):
+                    below.append(value)
+                elif isinstance(value, list):
+                    below += [item for item in value if isinstance(item, ast.AST)]
+        level = below
+    return depth
 
 
 def parse(source: str, mode: Literal["exec", "eval"] = "exec") -> ast.AST:
