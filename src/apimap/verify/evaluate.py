@@ -9,6 +9,7 @@ warning (AM816).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -190,9 +191,43 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
     return findings
 
 
+DEVICE_REFUSAL = re.compile(
+    r"cuda|gpu|device|xpu|mtia|mps|accelerator|nccl|cudnn|compiled with|"
+    r"not (?:available|compiled|supported)",
+    re.IGNORECASE,
+)
+"""What a library says when it refuses code for want of a device (``Torch not compiled with
+CUDA enabled``, ``... is not supported in CPU-only PaddlePaddle``)."""
+CODE_ERRORS = (
+    "NameError",
+    "SyntaxError",
+    "IndentationError",
+    "UnboundLocalError",
+    "AttributeError",
+    "ImportError",
+    "ModuleNotFoundError",
+    "TypeError",
+)
+"""Errors that, raised by the record's own lines, are the code's mistake (a typo, an API the
+release lacks, a wrong argument), never a device's absence."""
+
+
+def _refused_for_device(outcome: dict[str, Any]) -> bool:
+    """The run raised for want of a device: inside the library (a CPU build of paddle meets
+    names only its GPU build defines), or from the record's own line with an error that
+    speaks of a device and is not one of the code's own mistakes."""
+    if outcome.get("ok") or outcome.get("stage") not in {"setup", "code"}:
+        return False
+    if outcome.get("in_library"):
+        return True
+    error = str(outcome.get("error", ""))
+    return not error.startswith(CODE_ERRORS) and DEVICE_REFUSAL.search(error) is not None
+
+
 def _lacks_device(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
-    """Code that needs a device this machine lacks, which both sides refused to run."""
-    return spec.needs is not None and not torch.get("ok") and not paddle.get("ok")
+    """Code that needs a device this machine lacks, which both sides refused to run for want
+    of it (a typo's ``NameError`` or an unrelated error is not that: it is reported)."""
+    return spec.needs is not None and _refused_for_device(torch) and _refused_for_device(paddle)
 
 
 def code_label(path: Path) -> str:

@@ -54,6 +54,13 @@ def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
+def _in_library(exc: BaseException, own: set[str]) -> bool:
+    """Whether ``exc`` was raised inside a library's Python code rather than on one of the
+    record's own lines (the files in ``own``)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and frames[-1].filename not in own and frames[-1].filename != __file__
+
+
 def _line(exc: BaseException, filename: str) -> int | None:
     if isinstance(exc, SyntaxError) and exc.filename == filename:
         return exc.lineno
@@ -381,6 +388,7 @@ def run(
             "stage": stage,
             "error": error_text(exc),
             "line": _line(exc, filename),
+            "in_library": _in_library(exc, {filename, f"<{side.name} setup>"}),
         }
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
