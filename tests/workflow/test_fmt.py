@@ -357,3 +357,14 @@ def test_fmt_leaves_a_named_stamp_file_alone(
     assert main(["fmt", str(stamp)]) == 1
     assert "not a record file" in capsys.readouterr().err
     assert stamp.read_text(encoding="utf-8") == text
+
+
+def test_a_row_that_names_neither_side_is_formatted_not_refused_with_a_traceback() -> None:
+    text = (
+        "torch_api: torch.optim.lr_scheduler.PolynomialLR\n"
+        "params:\n"
+        "  - torchdle: learning_rate\n"
+        "    kind: usage_diff\n"
+    )
+    formatted = format_text(text, PurePosixPath("torch/optim/lr_scheduler/x.yaml"))
+    assert "  - kind: usage_diff\n    torchdle: learning_rate\n" in formatted

@@ -93,7 +93,7 @@ def _row(row: Any) -> Any:
         out.pop("paddle", None)
     elif kind == "rename" and "paddle" in out and not same_name:
         out.pop("kind")
-    elif kind in {"default_diff", "type_diff", "usage_diff"} and same_name:
+    elif kind in {"default_diff", "type_diff", "usage_diff"} and same_name and "paddle" in out:
         out.pop("paddle")
     return out
 
