@@ -9,7 +9,7 @@ import pytest
 from workflow_helpers import write
 
 from apimap.checking.fix import fix_text
-from apimap.checking.rules.catalog.am241_sentence_end import ended
+from apimap.checking.rules.catalog.am241_sentence_end import ended, ends_in_code
 from apimap.checking.rules.catalog.am243_lookalike import without_lookalikes
 from apimap.checking.rules.catalog.am244_full_width import full_width
 from apimap.cli import main
@@ -217,3 +217,16 @@ def test_fix_lists_the_aliases_the_surface_table_knows() -> None:
         assert fixed is not None and "AM257" in fixed.codes, bad
         expected = (folder / f"{good}.yaml").read_text(encoding="utf-8").split("\n", 1)[1]
         assert fixed.text == expected, bad
+
+
+def test_a_sentence_that_ends_in_code_is_left_to_a_person() -> None:
+    text = (
+        "# yaml-language-server: $schema=../../schema/mapping.schema.json\n"
+        "torch_api: torch.x\nzh_name: 示例\ncategory: missing\nmissing:\n"
+        "  reason: cheap\n  detail: 没有这个 API。\n"
+        "  instead: |-\n    先判断再赋值：\n    ok = False\n"
+    )
+    assert fix_text(text, None) is None  # AM241 stays reported: a 。 would break the code
+    assert ends_in_code("先判断再赋值：\nok = False")
+    assert not ends_in_code("先判断再赋值：\n最后返回结果")
+    assert not ends_in_code("只有一行 ok = False")

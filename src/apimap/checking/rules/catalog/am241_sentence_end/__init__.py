@@ -45,13 +45,24 @@ def ended(text: str, allowed: str) -> str:
     return body + "。"
 
 
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def ends_in_code(text: str) -> bool:
+    """A text of several lines whose last line has no Chinese: code a person must end with a
+    sentence (a 。 after it would break the code)."""
+    lines = text.rstrip().splitlines()
+    return len(lines) > 1 and _CJK.search(lines[-1]) is None
+
+
 def edits(ctx: RecordContext) -> list[Edit]:
-    """End each sentence with 。 where that needs no judgement."""
+    """End each sentence with 。 where that needs no judgement (not after code)."""
     return [
         Edit(path, fixed)
         for path, role, text in prose(ctx)
         if role in _ENDINGS
         and not (role is TextRole.SUMMARY and _FORMULA_END.search(text))
+        and not ends_in_code(text)
         and (fixed := ended(text, _ENDINGS[role])) != text
     ]
 
