@@ -100,3 +100,13 @@ def test_paddle_aliases(torch_side: Side, paddle_side: Side) -> None:
     tensor = [paddle_side.lib.to_tensor([0.5])]
     assert call_accepts(paddle_side.lib.multiply, "input", "x", ["x", "y"], tensor) is True
     assert call_accepts(paddle_side.lib.nn.functional.relu, "input", "x", ["x"], tensor) is False
+
+
+def test_a_module_attribute_its_class_defines_resolves_and_an_invented_one_does_not(
+    torch_side: Side, paddle_side: Side
+) -> None:
+    # torch.backends.cudnn is a module object whose class holds benchmark_limit (None without
+    # cuDNN); paddle.compat's __getattr__ answers None for any name
+    assert resolve("torch.backends.cudnn.benchmark_limit").obj is None
+    with pytest.raises(ApiNotFound):
+        resolve("paddle.compat.no_such_name")

@@ -75,5 +75,10 @@ def resolve(api: str) -> Resolved:
 
 def _invented(owner: Any, name: str) -> bool:
     """A module whose ``__getattr__`` answers ``None`` for any name (``paddle.compat``) has
-    not really got ``name``."""
-    return isinstance(owner, ModuleType) and name not in vars(owner)
+    not really got ``name``; a module whose class defines it (``torch.backends.cudnn``'s
+    ``benchmark_limit`` property, ``None`` without cuDNN) has."""
+    return (
+        isinstance(owner, ModuleType)
+        and name not in vars(owner)
+        and not any(name in vars(klass) for klass in type(owner).__mro__)
+    )
