@@ -70,6 +70,10 @@ def test_display_prefers_literals_then_names() -> None:
     assert display("NCL", NAMESPACES) == "'NCL'"
     assert display(math.inf, NAMESPACES) == "float('inf')"
     assert display(GENERATOR, NAMESPACES) == "default_generator"
+    # a tuple of objects that are not literals: each by its name, not its repr
+    assert display((GENERATOR,), NAMESPACES) == "(default_generator,)"
+    assert display([GENERATOR, 1], NAMESPACES) == "[default_generator, 1]"
+    assert display((1, 2), NAMESPACES) == "(1, 2)"
 
 
 def _norm(x: float, eps: float = 1e-5) -> float:

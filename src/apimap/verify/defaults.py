@@ -202,6 +202,11 @@ def display(value: Any, namespaces: Namespaces) -> str:
         pass
     if isinstance(value, float) and not math.isfinite(value):
         return f"float('{value}')"
+    if type(value) in (tuple, list):  # of objects that are not literals: each by its name
+        items = [display(item, namespaces) for item in value]
+        if isinstance(value, list):
+            return f"[{', '.join(items)}]"
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
     if isinstance(value, functools.partial):
         parts = [display(value.func, namespaces)]
         parts += [display(arg, namespaces) for arg in value.args]
