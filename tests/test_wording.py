@@ -290,3 +290,9 @@ def test_a_failed_run_reads_as_its_error_kind_or_how_the_process_died(
 
 def test_a_run_that_did_not_fail_is_shown_as_recorded() -> None:
     assert wording.result_cell("float32、int64") == "float32、int64"
+
+
+def test_each_device_a_call_may_need_has_a_label_for_the_page() -> None:
+    from apimap.record.categories import Needs
+
+    assert {needs.value: needs.label for needs in Needs} == {"gpu": "GPU", "xpu": "XPU"}

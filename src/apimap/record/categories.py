@@ -174,6 +174,7 @@ class Needs(StrEnum):
     """A device code needs that a verifying machine may lack."""
 
     GPU = "gpu"
+    XPU = "xpu"
 
     @property
     def label(self) -> str:

@@ -172,10 +172,10 @@ class Execution(_Strict):
     group; inputs may use `rank`); results are compared rank by rank."""
 
     needs: Needs | None = None
-    """这段代码需要而验证机器可能没有的设备：gpu 需要 GPU。没有时只确认两侧都因缺少设备而报错
-    （在库的代码中报错，或报错信息说到设备；代码本身的 NameError、TypeError 等不算），徽章为
-    部分验证并写明没有执行的部分 / a device the code needs that the verifying machine may
-    lack (gpu); without it verify only checks that both sides refuse it for want of the device
+    """这段代码需要而验证机器可能没有的设备：gpu 需要 GPU，xpu 需要 XPU（PyTorch 指 Intel GPU，Paddle 指昆仑芯）。没有时只确认
+    两侧都因缺少设备而报错（在库的代码中报错，或报错信息说到设备；代码本身的 NameError、
+    TypeError 等不算），徽章为部分验证并写明没有执行的部分 / a device the code needs that
+    the verifying machine may lack (gpu, xpu); without it verify only checks that both sides refuse it for want of the device
     (raised inside the library, or an error that speaks of a device; the code's own NameError,
     TypeError… are reported), and the badge says partly verified, naming what did not run."""
 

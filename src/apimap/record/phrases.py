@@ -105,7 +105,7 @@ SHAPE_ONLY_LABELS = {
 }
 """Why a result's values are not compared."""
 
-NEEDS_LABELS = {"gpu": "GPU"}
+NEEDS_LABELS = {"gpu": "GPU", "xpu": "XPU"}
 """What a piece of code needs that a verifying machine may lack."""
 NOT_EXECUTED_NEEDS = "{where}需要 {needs}：验证的机器上没有，只确认了两侧都因此报错，结果没有比较"
 """What stayed unproven for code that needs a device the machine lacks."""
