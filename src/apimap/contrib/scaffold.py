@@ -439,15 +439,14 @@ def _drafted_with_torchvision(args: argparse.Namespace) -> int | None:
     """A torchvision name drafted by the interpreter that has torchvision (``.venv-vision``),
     when this one has none; ``None`` when this interpreter drafts it itself."""
     from apimap.verify.environments import vision_python
+    from apimap.verify.pool import apimap_pythonpath
 
     if not args.torch_api.startswith("torchvision.") or importlib.util.find_spec("torchvision"):
         return None
     python = vision_python()
     if python is None:
         return None
-    source = str(Path(__file__).resolve().parents[2])
-    paths = [source, os.environ.get("PYTHONPATH", "")]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))}
+    env = {**os.environ, "PYTHONPATH": apimap_pythonpath(os.environ.get("PYTHONPATH"))}
     command = [python, "-m", "apimap", "new", args.torch_api, "--mappings", args.mappings]
     command += ["--paddle", args.paddle] if args.paddle else []
     return subprocess.run(command, env=env, check=False).returncode

@@ -216,6 +216,10 @@ OUTCOME_DIFFERS = {
     "length": "结果的长度不同",
     "keys": "结果的键不同",
 }
+WORKER_EXITED = "退出码 {status} (exit status)"
+WORKER_STILL_RUNNING = "仍在运行 (still running)"
+"""How verify's worker pool says a worker that stopped answering ended (its stderr follows
+after ``；``); a stamp keeps it, :func:`apimap.record.wording.failed_run` rewords it."""
 OUTCOME_DIED = "进程异常退出（{how}）"
 DIED_BY_SIGNAL = "信号 {name}"
 DIED_WITH_STATUS = "退出码 {status}"

@@ -191,21 +191,23 @@ def probe_label(probe: str) -> str:
     return template.format(arg=arg, param=param, value=value)
 
 
-_DIED = re.compile(r"(?:退出码 (-?\d+) \(exit status\)|仍在运行 \(still running\))")
-"""How verify's worker pool says a worker ended (``pool.stderr_tail``), before its stderr."""
+_DIED = re.compile(
+    re.escape(phrases.WORKER_EXITED).replace(re.escape("{status}"), r"(-?\d+)")
+    + "|"
+    + re.escape(phrases.WORKER_STILL_RUNNING)
+)
+"""How verify's worker pool says a worker ended, before its stderr."""
 
 
-def failed_run(summary: str) -> str:
-    """A failed run's summary in a stamp (``✗ TypeError``) as a page says it: the error's
-    kind, or that the process died and how, never a fragment of its output."""
-    text = summary.removeprefix("✗").strip()
-    died = _DIED.match(text)
+def _died(summary: str) -> str | None:
+    """How a worker that died ended, as a page says it; ``None`` when the run raised."""
+    died = _DIED.match(summary.removeprefix("✗").strip())
     if died is None:
-        return phrases.OUTCOME_RAISES.format(error=text)
+        return None
     if died.group(1) is None:
         return phrases.OUTCOME_OTHER["timeout"]
     status = int(died.group(1))
-    number = -status if status < 0 else status - 128
+    number = -status if status < 0 else status - 128  # a signal: -N, or 128 + N from a shell
     try:
         how = phrases.DIED_BY_SIGNAL.format(name=signal.Signals(number).name)
     except ValueError:
@@ -213,9 +215,15 @@ def failed_run(summary: str) -> str:
     return phrases.OUTCOME_DIED.format(how=how)
 
 
+def failed_run(summary: str) -> str:
+    """A failed run's summary in a stamp (``✗ TypeError``) as a page says it: the error's
+    kind, or that the process died and how, never a fragment of its output."""
+    died = _died(summary)
+    return died or phrases.OUTCOME_RAISES.format(error=summary.removeprefix("✗").strip())
+
+
 def result_cell(summary: str) -> str:
     """A run's summary in a stamp as a behaviour table shows it: as recorded (``float32``,
     ``✗ TypeError``), but a process that died is said so instead of its output's fragment."""
-    if summary.startswith("✗") and _DIED.match(summary.removeprefix("✗").strip()):
-        return "✗ " + failed_run(summary)
-    return summary
+    died = _died(summary) if summary.startswith("✗") else None
+    return summary if died is None else "✗ " + died

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import apimap
+from apimap.record import phrases
 from apimap.verify.protocol import decode, encode
 from apimap.verify.sandbox import Sandbox
 
@@ -67,13 +68,19 @@ PASSED_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
 the environment of CI and print them in a mismatch message."""
 
 
+def apimap_pythonpath(inherited: str | None) -> str:
+    """``PYTHONPATH`` for another interpreter that must import this apimap: its source first,
+    then what ``inherited`` holds."""
+    source_root = str(Path(apimap.__file__).resolve().parents[1])
+    return os.pathsep.join(filter(None, [source_root, inherited]))
+
+
 def worker_environment(home: str) -> dict[str, str]:
     """The environment of a worker: CPU only, deterministic, able to import apimap, its own
     folder as home, and none of the caller's other variables."""
     env = {name: os.environ[name] for name in PASSED_VARIABLES if name in os.environ}
     env["HOME"] = home
-    source_root = str(Path(apimap.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [source_root, env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = apimap_pythonpath(env.get("PYTHONPATH"))
     env.update(
         CUDA_VISIBLE_DEVICES="",
         OMP_NUM_THREADS="1",
@@ -182,7 +189,11 @@ class Worker:
             text = self.stderr_path.read_bytes()[-STDERR_TAIL:].decode("utf-8", "replace")
         except OSError:
             text = ""
-        ending = "仍在运行 (still running)" if status is None else f"退出码 {status} (exit status)"
+        ending = (
+            phrases.WORKER_STILL_RUNNING
+            if status is None
+            else phrases.WORKER_EXITED.format(status=status)
+        )
         tail = " ".join(text.split())
         return f"{ending}；{tail}" if tail else ending
 

@@ -367,6 +367,7 @@ def run(
     namespace[LAYER_HOOK] = layers
     namespace["__name__"] = "__apimap_run__"
     filename = f"<{side.name}>"
+    setup_filename = f"<{side.name} setup>"
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, float(spec.get("seconds") or RUN_SECONDS))
     stage = "setup"
@@ -374,7 +375,7 @@ def run(
         side.reset(SEED)
         if spec.get("setup"):
             before = set(namespace)
-            exec(compile(spec["setup"], f"<{side.name} setup>", "exec"), namespace)
+            exec(compile(spec["setup"], setup_filename, "exec"), namespace)
             for name in sorted(set(namespace) - before):
                 layers(namespace[name], f"setup:{name}")
             side.reset(SEED)
@@ -388,7 +389,7 @@ def run(
             "stage": stage,
             "error": error_text(exc),
             "line": _line(exc, filename),
-            "in_library": _in_library(exc, {filename, f"<{side.name} setup>"}),
+            "in_library": _in_library(exc, {filename, setup_filename}),
         }
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
