@@ -296,3 +296,20 @@ def test_each_device_a_call_may_need_has_a_label_for_the_page() -> None:
     from apimap.record.categories import Needs
 
     assert {needs.value: needs.label for needs in Needs} == {"gpu": "GPU", "xpu": "XPU"}
+
+
+def test_what_stayed_unproven_is_said_once_per_device() -> None:
+    needs = phrases.NOT_EXECUTED_NEEDS
+    items = [
+        needs.format(where="第 1 个调用", needs="XPU"),
+        needs.format(where="第 1 种其他写法", needs="XPU"),
+        "PyTorch 签名无法从库中读取",
+        needs.format(where="第 2 个调用", needs="XPU"),
+        needs.format(where="第 1 种其他写法", needs="XPU"),
+        needs.format(where="转写示例 1", needs="GPU"),
+    ]
+    assert wording.unproven_shown(items) == [
+        needs.format(where="第 1 个调用、第 1 种其他写法、第 2 个调用", needs="XPU"),
+        "PyTorch 签名无法从库中读取",
+        needs.format(where="转写示例 1", needs="GPU"),
+    ]

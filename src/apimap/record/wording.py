@@ -227,3 +227,27 @@ def result_cell(summary: str) -> str:
     ``✗ TypeError``), but a process that died is said so instead of its output's fragment."""
     died = _died(summary) if summary.startswith("✗") else None
     return summary if died is None else "✗ " + died
+
+
+_NOT_EXECUTED = re.compile(
+    re.escape(phrases.NOT_EXECUTED_NEEDS)
+    .replace(re.escape("{where}"), "(?P<where>.+?)")
+    .replace(re.escape("{needs}"), "(?P<needs>.+?)")
+)
+
+
+def unproven_shown(items: list[str]) -> list[str]:
+    """What stayed unproven (a stamp's list), each thing said once: the pieces of code that
+    need the same device in one sentence (``第 1 个调用、第 2 个调用需要 XPU：…``)."""
+    places: dict[tuple[str, str], list[str]] = {}  # (needs, device) or (as is, text) -> wheres
+    for item in items:
+        found = _NOT_EXECUTED.fullmatch(item)
+        wheres = places.setdefault(("needs", found["needs"]) if found else ("as is", item), [])
+        if found and found["where"] not in wheres:
+            wheres.append(found["where"])
+    return [
+        phrases.NOT_EXECUTED_NEEDS.format(where="、".join(wheres), needs=text)
+        if kind == "needs"
+        else text
+        for (kind, text), wheres in places.items()
+    ]

@@ -351,7 +351,10 @@ def badge(record: Record, stamp: Stamp | None) -> Badge:
     versions = " / ".join(f"{name} {version}" for name, version in _ordered(stamp.versions))
     template = phrases.VERIFIED if stamp.complete else phrases.PARTLY_VERIFIED
     return Badge(
-        template.format(versions=versions), stamp.complete, list(stamp.proven.unproven), stamp.date
+        template.format(versions=versions),
+        stamp.complete,
+        wording.unproven_shown(list(stamp.proven.unproven)),
+        stamp.date,
     )
 
 
