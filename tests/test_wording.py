@@ -292,24 +292,34 @@ def test_a_run_that_did_not_fail_is_shown_as_recorded() -> None:
     assert wording.result_cell("float32、int64") == "float32、int64"
 
 
-def test_each_device_a_call_may_need_has_a_label_for_the_page() -> None:
+def test_everything_a_call_may_need_has_a_label_and_a_treatment() -> None:
     from apimap.record.categories import Needs
 
-    assert {needs.value: needs.label for needs in Needs} == {"gpu": "GPU", "xpu": "XPU"}
+    assert {needs.value: (needs.label, needs.refusal.value, needs.runs) for needs in Needs} == {
+        "gpu": ("GPU", "both", True),
+        "xpu": ("XPU", "both", True),
+        "network": ("网络", "both", True),
+        "rpc": ("带 RPC 支持的 Paddle 安装包", "paddle", True),
+        "foreign_code": ("下载的仓库或编译的 C++ 扩展", "never_run", False),
+    }
 
 
 def test_what_stayed_unproven_is_said_once_per_device() -> None:
-    needs = phrases.NOT_EXECUTED_NEEDS
+    needs = phrases.NOT_EXECUTED_NEEDS["both"]
+    never = phrases.NOT_EXECUTED_NEEDS["never_run"]
     items = [
         needs.format(where="第 1 个调用", needs="XPU"),
         needs.format(where="第 1 种其他写法", needs="XPU"),
         "PyTorch 签名无法从库中读取",
         needs.format(where="第 2 个调用", needs="XPU"),
+        never.format(where="第 3 个调用", needs="下载的仓库或编译的 C++ 扩展"),
         needs.format(where="第 1 种其他写法", needs="XPU"),
         needs.format(where="转写示例 1", needs="GPU"),
+        never.format(where="转写示例 2", needs="下载的仓库或编译的 C++ 扩展"),
     ]
     assert wording.unproven_shown(items) == [
         needs.format(where="第 1 个调用、第 1 种其他写法、第 2 个调用", needs="XPU"),
         "PyTorch 签名无法从库中读取",
+        never.format(where="第 3 个调用、转写示例 2", needs="下载的仓库或编译的 C++ 扩展"),
         needs.format(where="转写示例 1", needs="GPU"),
     ]

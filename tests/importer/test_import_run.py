@@ -72,7 +72,10 @@ def test_pages_and_tables_are_merged_into_records(tmp_path: Path) -> None:
         ]
     )
     transpose = _record(out / record_path("torch.transpose"))
-    assert (derived.section(transpose), transpose.torch_aliases) == (Section.BASIC, ["torch.swapaxes"])
+    assert (derived.section(transpose), transpose.torch_aliases) == (
+        Section.BASIC,
+        ["torch.swapaxes"],
+    )
     assert derived.section(_record(out / record_path("torch.nn.ZeroPad2d"))) is Section.NETWORK
     assert _record(out / record_path("torch.clamp")).paddle_api == "paddle.clip"
     softsign = _record(out / record_path("torch.nn.Softsign"))

@@ -136,6 +136,29 @@ def test_partial_proof_is_stated(verified: VerifyResult, copies: dict[Path, Path
     assert any("torchaudio" in item for item in partial.proven.unproven)
 
 
+def test_code_needing_what_the_machine_lacks_is_named_in_the_stamp(
+    verified: VerifyResult, copies: dict[Path, Path]
+) -> None:
+    # rpc: torch ran in a group of two, paddle's CPU package refused; network: both sides
+    # refused the download; foreign_code: the hub call never ran (nothing to refuse)
+    stamps = {
+        name: parse_stamp(_stamp_of(copies[f]).read_bytes())
+        for f in FIXTURES
+        if (name := f.name) in {"good_needs_rpc.yaml", "good_needs_network_foreign_code.yaml"}
+    }
+    rpc, hub = stamps["good_needs_rpc.yaml"], stamps["good_needs_network_foreign_code.yaml"]
+    assert not rpc.complete and not hub.complete
+    assert rpc.proven.unproven == [
+        "第 1 个调用需要 带 RPC 支持的 Paddle 安装包：验证的机器上没有，只确认了 PyTorch 一侧能运行、"
+        "Paddle 一侧因此报错，结果没有比较"
+    ]
+    assert hub.proven.unproven == [
+        "第 1 个调用会运行记录之外的代码（下载的仓库或编译的 C++ 扩展）：验证从不执行这类代码，"
+        "结果没有比较",
+        "第 1 条注意事项的示例需要 网络：验证的机器上没有，只确认了两侧都因此报错，结果没有比较",
+    ]
+
+
 def test_a_missing_record_without_code_is_fully_proven(
     verified: VerifyResult, copies: dict[Path, Path]
 ) -> None:
@@ -161,7 +184,7 @@ def test_run_reports_figures(verified: VerifyResult) -> None:
     for fixture in FIXTURES:
         doc, _ = loader.load(fixture.read_bytes())
         calls += len(doc.data.get("calls", [])) if doc is not None else 0
-    assert verified.derived_calls == calls == 23
+    assert verified.derived_calls == calls == 25
     assert verified.probes > 0
     expected = sum(
         code == "AM815" for fixture in FIXTURES for code, _ in read_file_fixture(fixture).expected

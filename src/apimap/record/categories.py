@@ -170,16 +170,45 @@ class MissingReason(StrEnum):
         return phrases.MISSING_REASON_LABELS[self.value]
 
 
+class Refusal(StrEnum):
+    """What verify checks of code that needs what the verifying machine lacks."""
+
+    BOTH = "both"
+    """Both sides run it and must raise for want of it (a device, the network)."""
+    PADDLE = "paddle"
+    """torch runs it as usual; paddle's package on the machine lacks the feature and must
+    raise inside paddle."""
+    NEVER_RUN = "never_run"
+    """Verify never runs it: it would run code from outside the record."""
+
+
 class Needs(StrEnum):
-    """A device code needs that a verifying machine may lack."""
+    """What code needs that a verifying machine may lack (or must never run)."""
 
     GPU = "gpu"
     XPU = "xpu"
+    NETWORK = "network"
+    RPC = "rpc"
+    FOREIGN_CODE = "foreign_code"
 
     @property
     def label(self) -> str:
         """The Chinese name of what is needed."""
         return phrases.NEEDS_LABELS[self.value]
+
+    @property
+    def refusal(self) -> Refusal:
+        """How verify treats code that needs it."""
+        if self is Needs.RPC:
+            return Refusal.PADDLE
+        if self is Needs.FOREIGN_CODE:
+            return Refusal.NEVER_RUN
+        return Refusal.BOTH
+
+    @property
+    def runs(self) -> bool:
+        """Whether verify runs the code at all."""
+        return self.refusal is not Refusal.NEVER_RUN
 
 
 class ShapeOnly(StrEnum):

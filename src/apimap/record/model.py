@@ -172,12 +172,17 @@ class Execution(_Strict):
     group; inputs may use `rank`); results are compared rank by rank."""
 
     needs: Needs | None = None
-    """这段代码需要而验证机器可能没有的设备：gpu 需要 GPU，xpu 需要 XPU（PyTorch 指 Intel GPU，Paddle 指昆仑芯）。没有时只确认
-    两侧都因缺少设备而报错（在库的代码中报错，或报错信息说到设备；代码本身的 NameError、
-    TypeError 等不算），徽章为部分验证并写明没有执行的部分 / a device the code needs that
-    the verifying machine may lack (gpu, xpu); without it verify only checks that both sides refuse it for want of the device
-    (raised inside the library, or an error that speaks of a device; the code's own NameError,
-    TypeError… are reported), and the badge says partly verified, naming what did not run."""
+    """这段代码需要而验证机器可能没有的东西。gpu 需要 GPU，xpu 需要 XPU（PyTorch 指 Intel GPU，
+    Paddle 指昆仑芯），network 需要网络：没有时只确认两侧都因此报错（在库的代码中报错，或报错信息说到
+    设备或网络；代码本身的 NameError、TypeError 等不算）。rpc 需要带 RPC 支持的 Paddle 安装包：
+    PyTorch 一侧照常运行，Paddle 一侧须在库中报错。foreign_code 是会运行记录之外的代码（下载的仓库、
+    编译的 C++ 扩展）的代码：验证从不运行它，示例代码规则也不检查它。徽章都为部分验证，页面写明没有
+    执行的部分 / what the code needs that the verifying machine may lack: gpu, xpu, network
+    (both sides must refuse for want of it; the code's own NameError, TypeError… are reported);
+    rpc (torch runs as usual, paddle's package lacks RPC and must raise inside paddle);
+    foreign_code (code that would run a downloaded repository or compiled C++: never run, and
+    the example-code rules do not apply). The badge says partly verified, naming what did not
+    run."""
 
 
 class Setup(_Strict):

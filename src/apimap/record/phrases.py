@@ -105,10 +105,23 @@ SHAPE_ONLY_LABELS = {
 }
 """Why a result's values are not compared."""
 
-NEEDS_LABELS = {"gpu": "GPU", "xpu": "XPU"}
-"""What a piece of code needs that a verifying machine may lack."""
-NOT_EXECUTED_NEEDS = "{where}需要 {needs}：验证的机器上没有，只确认了两侧都因此报错，结果没有比较"
-"""What stayed unproven for code that needs a device the machine lacks."""
+NEEDS_LABELS = {
+    "gpu": "GPU",
+    "xpu": "XPU",
+    "network": "网络",
+    "rpc": "带 RPC 支持的 Paddle 安装包",
+    "foreign_code": "下载的仓库或编译的 C++ 扩展",
+}
+"""What a piece of code needs that a verifying machine may lack (or, ``foreign_code``, the code
+from outside the record it would run)."""
+NOT_EXECUTED_NEEDS = {
+    "both": "{where}需要 {needs}：验证的机器上没有，只确认了两侧都因此报错，结果没有比较",
+    "paddle": "{where}需要 {needs}：验证的机器上没有，只确认了 PyTorch 一侧能运行、"
+    "Paddle 一侧因此报错，结果没有比较",
+    "never_run": "{where}会运行记录之外的代码（{needs}）：验证从不执行这类代码，结果没有比较",
+}
+"""What stayed unproven for code that needs what the machine lacks, by how verify treats it
+(:class:`apimap.record.categories.Refusal`)."""
 CODE_LABELS = {
     "calls": "第 {number} 个调用",
     "examples": "第 {number} 组转写示例的第 {case} 个",

@@ -229,25 +229,37 @@ def result_cell(summary: str) -> str:
     return summary if died is None else "✗ " + died
 
 
-_NOT_EXECUTED = re.compile(
-    re.escape(phrases.NOT_EXECUTED_NEEDS)
-    .replace(re.escape("{where}"), "(?P<where>.+?)")
-    .replace(re.escape("{needs}"), "(?P<needs>.+?)")
-)
+_NOT_EXECUTED = {
+    refusal: re.compile(
+        re.escape(template)
+        .replace(re.escape("{where}"), "(?P<where>.+?)")
+        .replace(re.escape("{needs}"), "(?P<needs>.+?)")
+    )
+    for refusal, template in phrases.NOT_EXECUTED_NEEDS.items()
+}
+
+
+def _not_executed(item: str) -> tuple[str, str, str] | None:
+    """(how verify treats it, what is needed, where) of a not-executed sentence."""
+    for refusal, pattern in _NOT_EXECUTED.items():
+        found = pattern.fullmatch(item)
+        if found:
+            return refusal, found["needs"], found["where"]
+    return None
 
 
 def unproven_shown(items: list[str]) -> list[str]:
     """What stayed unproven (a stamp's list), each thing said once: the pieces of code that
     need the same device in one sentence (``第 1 个调用、第 2 个调用需要 XPU：…``)."""
-    places: dict[tuple[str, str], list[str]] = {}  # (needs, device) or (as is, text) -> wheres
+    places: dict[tuple[str, str], list[str]] = {}  # (refusal, needs) or ("", text) -> wheres
     for item in items:
-        found = _NOT_EXECUTED.fullmatch(item)
-        wheres = places.setdefault(("needs", found["needs"]) if found else ("as is", item), [])
-        if found and found["where"] not in wheres:
-            wheres.append(found["where"])
+        found = _not_executed(item)
+        wheres = places.setdefault(found[:2] if found else ("", item), [])
+        if found and found[2] not in wheres:
+            wheres.append(found[2])
     return [
-        phrases.NOT_EXECUTED_NEEDS.format(where="、".join(wheres), needs=text)
-        if kind == "needs"
+        phrases.NOT_EXECUTED_NEEDS[refusal].format(where="、".join(wheres), needs=text)
+        if refusal
         else text
-        for (kind, text), wheres in places.items()
+        for (refusal, text), wheres in places.items()
     ]

@@ -28,7 +28,7 @@ from apimap.checking.rules.catalog.am818_missing_candidate import RULE as MISSIN
 from apimap.checking.rules.registry import RULES_BY_CODE
 from apimap.files.stamps import NOT_RUN, OK, ProbeOutcome, ProbeResult, Proven, Release
 from apimap.record import derived, phrases
-from apimap.record.categories import Category
+from apimap.record.categories import Category, Needs, Refusal
 from apimap.record.location import Path
 from apimap.record.model import Record
 from apimap.verify import probes
@@ -193,11 +193,11 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
 
 DEVICE_REFUSAL = re.compile(
     r"cuda|gpu|device|xpu|mtia|mps|accelerator|nccl|cudnn|compiled with|"
-    r"not (?:available|compiled|supported)",
+    r"not (?:available|compiled|supported)|network|connect",
     re.IGNORECASE,
 )
 """What a library says when it refuses code for want of a device (``Torch not compiled with
-CUDA enabled``, ``... is not supported in CPU-only PaddlePaddle``)."""
+CUDA enabled``, ``... is not supported in CPU-only PaddlePaddle``) or of the network."""
 CODE_ERRORS = (
     "NameError",
     "SyntaxError",
@@ -225,9 +225,20 @@ def _refused_for_device(outcome: dict[str, Any]) -> bool:
 
 
 def _lacks_device(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
-    """Code that needs a device this machine lacks, which both sides refused to run for want
-    of it (a typo's ``NameError`` or an unrelated error is not that: it is reported)."""
-    return spec.needs is not None and _refused_for_device(torch) and _refused_for_device(paddle)
+    """Code that needs what this machine lacks, refused for want of it by the sides that lack
+    it: both (a device, the network), or paddle alone while torch ran (a feature paddle's
+    package on the machine was built without). A typo's ``NameError`` or an unrelated error
+    is not that: it is reported."""
+    if spec.needs is None or not _refused_for_device(paddle):
+        return False
+    if spec.needs.refusal is Refusal.PADDLE:
+        return bool(torch.get("ok"))
+    return _refused_for_device(torch)
+
+
+def not_executed(where: str, needs: Needs) -> str:
+    """The sentence a page and a stamp give code that needs what the machine lacks."""
+    return phrases.NOT_EXECUTED_NEEDS[needs.refusal].format(where=where, needs=needs.label)
 
 
 def code_label(path: Path) -> str:
@@ -336,7 +347,7 @@ def judge(
     torch_runs, paddle_runs = runs
     executed = 0
     probe_count = 0
-    not_run: list[str] = []
+    not_run = [not_executed(code_label(path), needs) for path, needs in plan.unrun]
     if torch_runs is not None and paddle_runs is not None and plan.runs:
         failure = _job_failure(torch_runs, ()) or _job_failure(paddle_runs, ())
         torch_outcomes = _outcomes(torch_runs, len(plan.runs))
@@ -350,11 +361,7 @@ def judge(
                 if spec.probe is None and _lacks_device(spec, torch, paddle):
                     assert spec.needs is not None
                     judgement.outcomes[spec.key] = f"needs:{spec.needs}"
-                    not_run.append(
-                        phrases.NOT_EXECUTED_NEEDS.format(
-                            where=code_label(spec.path), needs=spec.needs.label
-                        )
-                    )
+                    not_run.append(not_executed(code_label(spec.path), spec.needs))
                 elif spec.probe is None:
                     own = _own_run(spec, torch, paddle)
                     findings += own

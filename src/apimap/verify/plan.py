@@ -105,6 +105,8 @@ class RecordPlan:
     runs: list[RunSpec]
     errors: list[tuple[Path, str, int | None]] = field(default_factory=list)
     """Calls that could not be derived: (path, detail, line); ``apimap check`` says why too."""
+    unrun: list[tuple[Path, Needs]] = field(default_factory=list)
+    """Code verify never runs (it would run code from outside the record), with its need."""
 
 
 def _tolerance(execution: Execution) -> Tolerance:
@@ -337,11 +339,18 @@ def plan(record: Record) -> RecordPlan:
     """The checks and runs of one record."""
     errors: list[tuple[Path, str, int | None]] = []
     runs: list[RunSpec] = []
-    for index in range(len(record.calls)):
+    unrun: list[tuple[Path, Needs]] = []
+    for index, call in enumerate(record.calls):
+        if call.needs is not None and not call.needs.runs:
+            unrun.append((("calls", index), call.needs))
+            continue
         runs += _call_runs(record, index, errors)
     recipes = derived.category(record) in probes.RECIPE_CATEGORIES
     for path, execution in derived.executions(record):
         if not isinstance(execution, Case):
+            continue
+        if execution.needs is not None and not execution.needs.runs:
+            unrun.append((path, execution.needs))
             continue
         torch_code, paddle_code = execution.torch, execution.paddle
         assert torch_code is not None and paddle_code is not None  # executions are complete
@@ -380,7 +389,7 @@ def plan(record: Record) -> RecordPlan:
                     record, torch_code, paddle_code
                 )
             ]
-    return RecordPlan(torch_check(record), paddle_check(record), runs, errors)
+    return RecordPlan(torch_check(record), paddle_check(record), runs, errors, unrun)
 
 
 _LIBRARIES = frozenset({"torch", "torchvision", "paddle", "numpy"})

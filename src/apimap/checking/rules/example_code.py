@@ -22,13 +22,17 @@ anything runs and with a location, what no honest example needs:
   ``socket``, ``shutil``, ``ctypes``, ``importlib``, ``pathlib`` … through any
   module (``torch.serialization.os``, ``tempfile._os``), no dunder attribute or
   name (``__class__``, ``__globals__``, ``__builtins__``) beyond a few harmless
-  ones, no frame objects;
+  ones, no frame objects; of the framework modules that run code from outside
+  the record (``torch.hub``, ``cpp_extension``) only the members that do not
+  (:data:`GATED`), written out from the module;
 * files (AM264): ``open``, ``io.open``, ``tarfile.open``, ``gzip.open`` and
   ``pathlib`` paths only inside a
   directory made by ``tempfile`` (``os.path.join(tempfile.mkdtemp(), 'x.pt')``,
   ``pathlib.Path(tempfile.mkdtemp()) / 'x.pt'``): a path is temporary when every
   assignment to its name builds it that way, with literal parts that neither
   start at the root nor climb with ``..``.
+
+Code marked ``needs: foreign_code`` never runs, so none of this applies to it.
 """
 
 from __future__ import annotations
@@ -77,6 +81,37 @@ RESTRICTED: dict[str, frozenset[str]] = {
     "gzip": frozenset({"open"}),
 }
 """Modules of which only some members may be used (and imported by name)."""
+_TORCH_HUB_CONSTANTS = {"DEFAULT_CACHE_DIR", "MODULE_HUBCONF", "VAR_DEPENDENCY", "READ_DATA_CHUNK"}
+_TORCH_BUILD_CONSTANTS = (
+    {"ABI_INCOMPATIBILITY_WARNING", "WRONG_COMPILER_WARNING"}
+    | {"COMMON_MSVC_FLAGS", "COMMON_NVCC_FLAGS", "COMMON_HIP_FLAGS", "COMMON_HIPCC_FLAGS"}
+    | {"IS_WINDOWS", "IS_MACOS", "IS_LINUX", "MINIMUM_GCC_VERSION", "MINIMUM_MSVC_VERSION"}
+    | {"TORCH_LIB_PATH", "CUDA_HOME", "ROCM_HOME", "SYCL_HOME"}
+)
+GATED: dict[str, frozenset[str]] = {
+    "torch.hub": frozenset(
+        {"get_dir", "set_dir", "download_url_to_file", "load_state_dict_from_url"}
+        | {"ENV_TORCH_HOME", "ENV_XDG_CACHE_HOME", "ENV_GITHUB_TOKEN"}
+        | _TORCH_HUB_CONSTANTS
+    ),
+    "paddle.hub": frozenset({"load_state_dict_from_url"}),
+    "torch.utils.cpp_extension": frozenset(
+        {"CppExtension", "CUDAExtension", "SyclExtension", "include_paths", "library_paths"}
+        | {"get_default_build_root", "get_compiler_abi_compatibility_and_version"}
+        | {"check_compiler_ok_for_platform", "check_compiler_is_gcc", "get_cxx_compiler"}
+        | {"is_ninja_available", "verify_ninja_availability"}
+        | _TORCH_BUILD_CONSTANTS
+    ),
+    "paddle.utils.cpp_extension": frozenset(
+        {"CppExtension", "CUDAExtension", "get_build_directory", "IS_WINDOWS", "CUDA_HOME"}
+    ),
+}
+"""Framework modules that can run code from outside a record — a downloaded repository's
+``hubconf.py`` (``hub.load``, ``hub.list``, ``hub.help``), C++ compiled and loaded
+(``cpp_extension.load``, ``load_inline``, ``setup``, ``BuildExtension``) — of which code that
+verify runs may use only these members, each written out from the module (``torch.hub.get_dir()``,
+``from torch.hub import get_dir``). Code that needs the others is marked ``needs: foreign_code``
+and never runs."""
 ALLOWED_MODULES = FRAMEWORKS | HARMLESS | frozenset(RESTRICTED)
 
 SYSTEM = frozenset(
@@ -141,14 +176,19 @@ class Piece:
 
 
 def pieces(record: Record) -> list[Piece]:
-    """Every code field of ``record`` that ``apimap verify`` runs."""
+    """Every code field of ``record`` that ``apimap verify`` runs (code marked with a need
+    that is never run is not: nothing of it executes)."""
     found: list[Piece] = []
     setups: dict[Path, str] = {}
     for index, call in enumerate(record.calls):
         if call.setup is not None:
             setups[("calls", index, "torch")] = call.setup.torch
     executions = derived.executions(record)
+    never_run = [where for where, run in executions if run.needs and not run.needs.runs]
+    executions = [(where, run) for where, run in executions if where not in never_run]
     for path, role, text in derived.texts(record):
+        if any(path[: len(where)] == where for where in never_run):
+            continue
         if role is TextRole.CODE:
             defined = next(
                 (frozenset(run.inputs) for where, run in executions if path[: len(where)] == where),
@@ -478,11 +518,19 @@ class _Checker:
 
     def __init__(self, scope: _Scope) -> None:
         self.scope = scope
+        self.gated_uses: set[int] = set()
+        """Nodes naming a :data:`GATED` module right before one of its allowed members."""
 
     def run(self, tree: ast.AST) -> Iterator[Issue]:
         nodes = list(ast.walk(tree))
         called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
         bases = {id(node.value) for node in nodes if isinstance(node, ast.Attribute)}
+        self.gated_uses = {
+            id(node.value)
+            for node in nodes
+            if isinstance(node, ast.Attribute)
+            and node.attr in GATED.get(self.scope.dotted(node.value) or "", ())
+        }
         for node in nodes:
             if isinstance(node, ast.Import | ast.ImportFrom):
                 yield from self._import(node)
@@ -499,7 +547,7 @@ class _Checker:
                 yield _issue(Concern.IMPORT, node, "相对导入 (relative import)")
                 return
             yield from self._module(node, node.module)
-            members = RESTRICTED.get(node.module)
+            members = RESTRICTED.get(node.module, GATED.get(node.module))
             for alias in node.names:
                 if alias.name == "*" and members is not None:
                     yield _issue(Concern.IMPORT, node, f"`from {node.module} import *`")
@@ -519,6 +567,8 @@ class _Checker:
             yield _issue(
                 Concern.IMPORT, node, f"`{module}` 不在允许导入的模块中 (module not allowed)"
             )
+        elif module in GATED:
+            return
         else:
             for allowed in FRAMEWORK_MODULES:
                 if module == allowed or module.startswith(f"{allowed}."):
@@ -531,6 +581,12 @@ class _Checker:
         base = self.scope.dotted(node.value)
         if f"{base}.{name}" in FRAMEWORK_MODULES:
             return
+        if f"{base}.{name}" in GATED:
+            if id(node) not in self.gated_uses:
+                yield _gated(node, f"{base}.{name}")
+            return
+        if base in GATED:
+            return  # the member was checked with the module's node
         if _internal_name(name):
             yield _internal(node, name)
             return
@@ -546,6 +602,9 @@ class _Checker:
     def _name(self, node: ast.Name, is_called: bool, is_base: bool) -> Iterator[Issue]:
         name = node.id
         module = self.scope.modules.get(name)
+        if module in GATED and (not is_base or id(node) not in self.gated_uses):
+            yield _gated(node, module)
+            return
         if module in RESTRICTED and not is_base and isinstance(node.ctx, ast.Load):
             yield _issue(
                 Concern.IMPORT,
@@ -655,6 +714,16 @@ def _internal(node: ast.AST, name: str) -> Issue:
     what = "系统模块或内部属性" if _system(name) else "内部属性"
     return _issue(
         Concern.INTERNAL, node, f"`{name}` 是{what} (reaches the system or interpreter internals)"
+    )
+
+
+def _gated(node: ast.AST, module: str) -> Issue:
+    return _issue(
+        Concern.INTERNAL,
+        node,
+        f"`{module}` 只能直接访问不运行外来代码的成员，如 `{module}.{min(GATED[module])}`；"
+        "其他成员的代码标 `needs: foreign_code`，验证不运行 "
+        "(only members that run no outside code; mark other code needs: foreign_code)",
     )
 
 
