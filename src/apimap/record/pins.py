@@ -24,15 +24,25 @@ paddle's ``Flowers`` read MATLAB label files with ``scipy.io``): installed in ev
 environment, the older paddle releases' included, and importable by record code, which
 writes those files."""
 
+ONNX_PINS = {"onnx": "1.17.0", "paddle2onnx": "2.1.0"}
+"""What ``paddle.onnx.export`` needs (paddle2onnx, which takes onnx 1.17 at most) and what
+record code reads an exported file with (``onnx.load``, ``onnx.reference``): installed in every
+environment with paddle, the older releases' included, so the matrix measures paddle."""
+
+RELEASE_PINS = {**DATASET_PINS, **ONNX_PINS}
+"""Packages every paddle release's environment holds besides paddle."""
+
 PACKAGE_PINS = {
     "tensorboard": "2.21.0",
     "visualdl": "2.5.3",
     "einops": "0.8.2",
-    **DATASET_PINS,
+    "onnxscript": "0.7.2",
+    **RELEASE_PINS,
 }
 """Packages records name besides the two libraries: torch's ``torch.utils.tensorboard``
 needs tensorboard, visualdl holds the paddle side of other-package records, einops is a
-third-party API used with both libraries, and the :data:`DATASET_PINS`."""
+third-party API used with both libraries, onnxscript is what ``torch.onnx.export`` exports
+with by default, and the :data:`RELEASE_PINS`."""
 
 PINS = {"torch": TORCH_VERSION, "paddle": PADDLE_VERSION}
 """Library name -> pinned version."""

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from apimap.files.locks import TOOLS_LOCK, lock_path, release_lock_name
 from apimap.record.pins import (
-    DATASET_PINS,
+    RELEASE_PINS,
     PADDLE_RELEASES,
     PADDLE_VERSION,
     TORCH_VERSION,
@@ -127,9 +127,9 @@ class EnvironmentSetupError(RuntimeError):
 
 
 def release_requirements(version: str) -> list[str]:
-    """What ``.venv-paddle-<version>`` holds: that paddle and the :data:`DATASET_PINS`
+    """What ``.venv-paddle-<version>`` holds: that paddle and the :data:`RELEASE_PINS`
     (``locks/paddle-<version>.txt`` pins them and what they need)."""
-    pins = (f"{name}=={pinned}" for name, pinned in sorted(DATASET_PINS.items()))
+    pins = (f"{name}=={pinned}" for name, pinned in sorted(RELEASE_PINS.items()))
     return [f"paddlepaddle=={version}", *pins]
 
 
