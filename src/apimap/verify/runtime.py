@@ -213,7 +213,11 @@ class _Layers:
             if recorded is not None:
                 self.recorded[key] = recorded
             return self._use(layer, key)
-        layer = cls(*args, **kwargs)
+        if self._weight_labels(key):
+            with self.side.overwritten_weights():
+                layer = cls(*args, **kwargs)
+        else:
+            layer = cls(*args, **kwargs)
         self._weights(layer, key)
         self.cache.put(cache_key, layer, self.recorded.get(key))
         return self._use(layer, key)
