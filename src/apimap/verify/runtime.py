@@ -376,13 +376,13 @@ def run(
     signal.setitimer(signal.ITIMER_REAL, float(spec.get("seconds") or RUN_SECONDS))
     stage = "setup"
     try:
-        side.reset(SEED)
+        side.reset(SEED, spec.get("rank"))
         if spec.get("setup"):
             before = set(namespace)
             exec(compile(spec["setup"], setup_filename, "exec"), namespace)
             for name in sorted(set(namespace) - before):
                 layers(namespace[name], f"setup:{name}")
-            side.reset(SEED)
+            side.reset(SEED, spec.get("rank"))
         stage = "code"
         exec(compile(spec["code"], filename, "exec"), namespace)
     except RunTimeout as exc:

@@ -65,9 +65,12 @@ class Side:
         """What code on this side may use by name."""
         return {"np": self.np, self.name: self.lib, **self.extras}
 
-    def reset(self, seed: int) -> None:
-        """Fix every seed; float32 default dtype; gradients on."""
-        random.seed(seed)
+    def reset(self, seed: int, rank: int | None = None) -> None:
+        """Fix every seed; float32 default dtype; gradients on. The ranks of a process group
+        share the libraries' and NumPy's seeds but each draws its own Python ``random``
+        numbers, as separate processes do: libraries pick ports and file names with them
+        (paddle 3.0.0's RPC gave both ranks the same port)."""
+        random.seed(seed + (rank or 0))
         self.np.random.seed(seed)
         if self.name == "torch":
             self.lib.manual_seed(seed)
