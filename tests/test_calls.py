@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import pytest
 
+from apimap.record import pycode
 from apimap.record.calls import (
     CallError,
     assigned,
     derive,
     drop_in,
+    hooked,
     parameter_forms,
     parse_call,
     positional_form,
@@ -110,7 +113,29 @@ def test_class_constructions_go_through_the_weight_hook_and_flags_convert() -> N
     )
     found = derive(LSTM, "y, _ = torch.nn.LSTM(3, 4, batch_first=True)(x)")
     assert "time_major=not True" in found.paddle
+    assert found.paddle.startswith("y, _ = __apimap_layer__.build(")  # a converted literal
     assert found.outputs == ["y", "_"]
+
+
+@pytest.mark.parametrize(
+    ("argument", "copied"),
+    [
+        ("{(2, 2): 18, (3, 4): 50}[tuple([2, 2])]", True),  # what a row's convert computes
+        ("paddle.nn.Tanh if Block.expansion == 4 else paddle.nn.ReLU", True),
+        ("len([1, 2]) * 3 - 1", True),
+        ("x", False),  # an input: each probe changes it
+        ("n + 1", False),
+        ("np.random.rand(2).tolist()", False),  # a call other than a pure builtin
+        ("Block().size", False),
+    ],
+)
+def test_constructions_from_values_every_run_shares_are_copied(argument: str, copied: bool) -> None:
+    # a construction is built once per job and copied after only when its arguments are the
+    # same in every run: constants, shared names (the setup's), library names, and what
+    # conversions compute from them
+    construction = pycode.parse_expression(f"paddle.nn.Layer({argument})")
+    hooked_text = ast.unparse(hooked(construction, 0, frozenset({"Block"})))
+    assert hooked_text.startswith("__apimap_layer__.build(") is copied
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from apimap.publish.site.lookup import NAMES_FILE, UNCOVERED_FILE
 from apimap.publish.site.site import Rendered, render_site
 from apimap.publish.site.writer import MARKER, OutputFolderError, sync_tree
 from apimap.record.pages import api_docname
-from conftest import CORPUS, body, copy_corpus, corpus_sources, files_of
+from conftest import CORPUS, ROOT, body, copy_corpus, corpus_sources, files_of
 
 
 def test_two_renders_are_byte_identical(rendered: Rendered) -> None:
@@ -351,3 +351,26 @@ def test_a_section_with_more_rows_than_a_page_holds_goes_on_on_linked_pages(
     assert rows == whole
     toctree = split.sources["tables.md"].decode().splitlines()
     assert all(name in toctree for name in basic)
+
+
+def test_a_partly_verified_page_names_each_piece_that_did_not_run_and_why(
+    tmp_path: Path,
+) -> None:
+    # torch.hub.load's calls and examples would run a downloaded repository's code: verify
+    # never runs them, the badge says 部分验证 and the page names the four pieces in one
+    # sentence
+    mappings = copy_corpus(tmp_path)
+    for kind in ("mappings", "stamps"):
+        suffix = ".yaml" if kind == "mappings" else ".json"
+        source = ROOT / kind / "torch" / "hub" / f"torch.hub.load{suffix}"
+        target = tmp_path / kind / "torch" / "hub" / source.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source, target)
+    page = body(render_site(corpus_sources(mappings)), "api/torch.hub.load")
+    assert "apimap-badge-partial" in page and "部分验证" in page
+    never = "会运行记录之外的代码（下载的仓库或编译的 C++ 扩展）：验证从不执行这类代码"
+    assert page.count(never) == 1
+    assert (
+        "第 1 个调用、第 2 个调用、第 1 组转写示例的第 1 个、第 2 组转写示例的第 1 个" + never
+        in page
+    )

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from apimap.verify import values
-from apimap.verify.runtime import LAYER_HOOK, WeightStore, run
+from apimap.verify.runtime import LAYER_HOOK, BuildCache, WeightStore, run
 from apimap.verify.sides import Side
 from apimap.verify.worker import handle
 
@@ -157,3 +157,39 @@ def test_a_class_whose_keywords_share_the_builders_names_is_built(torch_side: Si
     found = run({"code": code, "inputs": {}, "outputs": ["i"]}, torch_side, WeightStore())
     assert found["ok"], found
     assert found["values"]["i"] == {"t": "int", "v": "1"}
+
+
+def test_paddle_draws_no_random_weights_it_will_overwrite(paddle_side: Side) -> None:
+    paddle = paddle_side.lib
+    with paddle_side.overwritten_weights():
+        linear = paddle.nn.Linear(3, 2)
+        norm = paddle.nn.BatchNorm1D(2)
+        given = paddle.nn.Linear(2, 1, weight_attr=paddle.nn.initializer.Assign([[0.5], [-1.0]]))
+    assert not linear.weight.numpy().any()  # a random initialiser: zeros, to be overwritten
+    assert (norm.weight.numpy() == 1).all() and (norm._variance.numpy() == 1).all()
+    assert given.weight.numpy().ravel().tolist() == [0.5, -1.0]  # assigned values are kept
+    assert paddle.nn.Linear(3, 2).weight.numpy().any()  # outside, initialisers draw again
+
+
+def test_a_construction_copied_between_runs_carries_torch_weights(
+    torch_side: Side, paddle_side: Side
+) -> None:
+    # built through the hook's cache with zeros first, the paddle layer still holds torch's
+    # weights: its outputs equal torch's in every run of the job
+    torch_code = f"m = {LAYER_HOOK}.build(0, 'L', torch.nn.Linear, 3, 2)\ny = m(x)"
+    paddle_code = f"m = {LAYER_HOOK}.build(0, 'L', paddle.nn.Linear, 3, 2)\ny = m(x)"
+    inputs = {"x": "np.random.rand(4, 3).astype('float32')"}
+    torch_run = run({"code": torch_code, "inputs": inputs, "outputs": ["y"]}, torch_side, STORE)
+    spec = {
+        "code": paddle_code,
+        "inputs": inputs,
+        "outputs": ["y"],
+        "weights": torch_run["weights"],
+    }
+    cache = BuildCache()
+    for _ in range(2):
+        paddle_run = run(spec, paddle_side, STORE, cache)
+        assert paddle_run["ok"], paddle_run
+        torch_y = values.decode_array(torch_run["values"]["y"])
+        paddle_y = values.decode_array(paddle_run["values"]["y"])
+        assert abs(torch_y - paddle_y).max() < 1e-6

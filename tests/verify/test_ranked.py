@@ -83,3 +83,22 @@ def test_a_rank_whose_code_fails_is_not_run_again(torch_side: Side, tmp_path: Pa
     outcome = ranked.run(_spec(code, "y = 0"), torch_side, runtime.WeightStore())
     assert not outcome["ok"] and "wrong" in outcome["error"]
     assert runs.read_text() == "xx"  # each of the two ranks ran it once
+
+
+def test_ranks_share_the_libraries_seeds_but_not_pythons_random(torch_side: Side) -> None:
+    # each rank draws its own Python random numbers (libraries pick ports with them), while
+    # torch's generator starts alike in every rank, as the inputs do
+    spec = {
+        "code": "import random\nr = random.random()\nt = torch.rand(1)",
+        "setup": "torch.distributed.init_process_group('gloo')",
+        "inputs": {},
+        "outputs": ["r", "t"],
+        "ranks": 2,
+        "seconds": 20.0,
+    }
+    outcome = ranked.run(spec, torch_side, runtime.WeightStore())
+    assert outcome["ok"], outcome
+    python = [value["v"] for value in outcome["values"]["r"]["v"]]
+    torch = [value["data"] for value in outcome["values"]["t"]["v"]]
+    assert python[0] != python[1]
+    assert torch[0] == torch[1]

@@ -243,6 +243,7 @@ def test_a_worker_inherits_none_of_the_callers_secrets(monkeypatch: pytest.Monke
     assert "GITHUB_TOKEN" not in env
     assert env["PATH"] == "/usr/bin:/bin" and env["HOME"] == "/tmp/work"
     assert env["CUDA_VISIBLE_DEVICES"] == "" and "PYTHONPATH" in env
+    assert env["POLYGRAPHY_INSTALL_CMD"] == "false"  # paddle2onnx may not run pip
 
 
 def test_an_environment_under_tmp_stays_visible(isolated: None, tmp_path: Path) -> None:

@@ -140,14 +140,26 @@ def test_code_needing_what_the_machine_lacks_is_named_in_the_stamp(
     verified: VerifyResult, copies: dict[Path, Path]
 ) -> None:
     # rpc: torch ran in a group of two, paddle's CPU package refused; network: both sides
-    # refused the download; foreign_code: the hub call never ran (nothing to refuse)
+    # refused the download; foreign_code: the hub call never ran (nothing to refuse);
+    # cuda_toolkit: paddle built the extension's description, torch asked for CUDA_HOME
     stamps = {
         name: parse_stamp(_stamp_of(copies[f]).read_bytes())
         for f in FIXTURES
-        if (name := f.name) in {"good_needs_rpc.yaml", "good_needs_network_foreign_code.yaml"}
+        if (name := f.name)
+        in {
+            "good_needs_rpc.yaml",
+            "good_needs_network_foreign_code.yaml",
+            "good_needs_cuda_toolkit.yaml",
+        }
     }
     rpc, hub = stamps["good_needs_rpc.yaml"], stamps["good_needs_network_foreign_code.yaml"]
-    assert not rpc.complete and not hub.complete
+    toolkit = stamps["good_needs_cuda_toolkit.yaml"]
+    assert not rpc.complete and not hub.complete and not toolkit.complete
+    assert toolkit.proven.unproven == [
+        f"{where}需要 CUDA 工具包（CUDA_HOME）：验证的机器上没有，"
+        "只确认了 Paddle 一侧能运行、PyTorch 一侧因此报错，结果没有比较"
+        for where in ("第 1 个调用", "第 1 组转写示例的第 1 个")
+    ]
     assert rpc.proven.unproven == [
         "第 1 个调用需要 带 RPC 支持的 Paddle 安装包：验证的机器上没有，只确认了 PyTorch 一侧能运行、"
         "Paddle 一侧因此报错，结果没有比较"
@@ -184,7 +196,7 @@ def test_run_reports_figures(verified: VerifyResult) -> None:
     for fixture in FIXTURES:
         doc, _ = loader.load(fixture.read_bytes())
         calls += len(doc.data.get("calls", [])) if doc is not None else 0
-    assert verified.derived_calls == calls == 25
+    assert verified.derived_calls == calls == 26
     assert verified.probes > 0
     expected = sum(
         code == "AM815" for fixture in FIXTURES for code, _ in read_file_fixture(fixture).expected

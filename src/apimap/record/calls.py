@@ -265,17 +265,34 @@ def _hook_layers(record: Record, tree: ast.Module, shared: frozenset[str]) -> as
     return result
 
 
+_INVARIANT_BUILTINS = frozenset(
+    {"tuple", "list", "dict", "set", "int", "float", "bool", "str", "len"}
+)
+"""Builtins whose result depends on their arguments only."""
+_INVARIANT_NODES = (
+    ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.Subscript, ast.Slice, ast.IfExp,
+    ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Attribute, ast.Name, ast.Call,
+    ast.keyword, ast.expr_context, ast.operator, ast.cmpop, ast.unaryop, ast.boolop,
+)  # fmt: skip
+_LIBRARIES = frozenset({"torch", "paddle", "torchvision"})
+
+
 def _literal(node: ast.expr, shared: frozenset[str]) -> bool:
-    """A constant, a container of constants, a dtype (``torch.float32``) or a shared name."""
-    if isinstance(node, ast.Name) and node.id in shared:
-        return True
-    name = pycode.dotted_name(node)
-    if name is not None and name.split(".", 1)[0] in {"torch", "paddle"}:
-        return name.rsplit(".", 1)[-1] in DTYPES
-    try:
-        ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
+    """An argument with the same value in every run of a call: made of constants, ``shared``
+    names, the libraries' own names (a dtype, a block class) and what the rows' conversions
+    compute from them (``{(2, 2, 2, 2): 18}[tuple(layers)]``, ``A if B.expansion == 4 else C``),
+    with no input, no starred argument and no call but a few pure builtins."""
+    for part in pycode.walk(node):
+        if not isinstance(part, _INVARIANT_NODES):
+            return False
+        if isinstance(part, ast.Name) and part.id not in shared | _LIBRARIES | _INVARIANT_BUILTINS:
+            return False
+        if isinstance(part, ast.Call) and not (
+            isinstance(part.func, ast.Name) and part.func.id in _INVARIANT_BUILTINS
+        ):
+            return False
+        if isinstance(part, ast.keyword) and part.arg is None:
+            return False
     return True
 
 

@@ -178,6 +178,8 @@ class Refusal(StrEnum):
     PADDLE = "paddle"
     """torch runs it as usual; paddle's package on the machine lacks the feature and must
     raise inside paddle."""
+    TORCH = "torch"
+    """paddle runs it as usual; torch lacks what it needs on the machine and must raise."""
     NEVER_RUN = "never_run"
     """Verify never runs it: it would run code from outside the record."""
 
@@ -189,6 +191,7 @@ class Needs(StrEnum):
     XPU = "xpu"
     NETWORK = "network"
     RPC = "rpc"
+    CUDA_TOOLKIT = "cuda_toolkit"
     FOREIGN_CODE = "foreign_code"
 
     @property
@@ -201,6 +204,8 @@ class Needs(StrEnum):
         """How verify treats code that needs it."""
         if self is Needs.RPC:
             return Refusal.PADDLE
+        if self is Needs.CUDA_TOOLKIT:
+            return Refusal.TORCH
         if self is Needs.FOREIGN_CODE:
             return Refusal.NEVER_RUN
         return Refusal.BOTH

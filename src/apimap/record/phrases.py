@@ -110,6 +110,7 @@ NEEDS_LABELS = {
     "xpu": "XPU",
     "network": "网络",
     "rpc": "带 RPC 支持的 Paddle 安装包",
+    "cuda_toolkit": "CUDA 工具包（CUDA_HOME）",
     "foreign_code": "下载的仓库或编译的 C++ 扩展",
 }
 """What a piece of code needs that a verifying machine may lack (or, ``foreign_code``, the code
@@ -118,6 +119,8 @@ NOT_EXECUTED_NEEDS = {
     "both": "{where}需要 {needs}：验证的机器上没有，只确认了两侧都因此报错，结果没有比较",
     "paddle": "{where}需要 {needs}：验证的机器上没有，只确认了 PyTorch 一侧能运行、"
     "Paddle 一侧因此报错，结果没有比较",
+    "torch": "{where}需要 {needs}：验证的机器上没有，只确认了 Paddle 一侧能运行、"
+    "PyTorch 一侧因此报错，结果没有比较",
     "never_run": "{where}会运行记录之外的代码（{needs}）：验证从不执行这类代码，结果没有比较",
 }
 """What stayed unproven for code that needs what the machine lacks, by how verify treats it

@@ -226,14 +226,17 @@ def _refused_for_device(outcome: dict[str, Any]) -> bool:
 
 def _lacks_device(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
     """Code that needs what this machine lacks, refused for want of it by the sides that lack
-    it: both (a device, the network), or paddle alone while torch ran (a feature paddle's
-    package on the machine was built without). A typo's ``NameError`` or an unrelated error
-    is not that: it is reported."""
-    if spec.needs is None or not _refused_for_device(paddle):
+    it: both (a device, the network), paddle alone while torch ran (a feature paddle's
+    package on the machine was built without), or torch alone while paddle ran (a toolkit
+    only torch asks for). A typo's ``NameError`` or an unrelated error is not that: it is
+    reported."""
+    if spec.needs is None:
         return False
     if spec.needs.refusal is Refusal.PADDLE:
-        return bool(torch.get("ok"))
-    return _refused_for_device(torch)
+        return bool(torch.get("ok")) and _refused_for_device(paddle)
+    if spec.needs.refusal is Refusal.TORCH:
+        return bool(paddle.get("ok")) and _refused_for_device(torch)
+    return _refused_for_device(torch) and _refused_for_device(paddle)
 
 
 def not_executed(where: str, needs: Needs) -> str:

@@ -77,7 +77,7 @@ def apimap_pythonpath(inherited: str | None) -> str:
 
 def worker_environment(home: str) -> dict[str, str]:
     """The environment of a worker: CPU only, deterministic, able to import apimap, its own
-    folder as home, and none of the caller's other variables."""
+    folder as home, never installing packages, and none of the caller's other variables."""
     env = {name: os.environ[name] for name in PASSED_VARIABLES if name in os.environ}
     env["HOME"] = home
     env["PYTHONPATH"] = apimap_pythonpath(env.get("PYTHONPATH"))
@@ -91,6 +91,9 @@ def worker_environment(home: str) -> dict[str, str]:
         PYTHONWARNINGS="ignore",
         GLOG_minloglevel="2",
         FLAGS_call_stack_level="0",
+        # paddle2onnx turns on Polygraphy's installing of missing packages; in a worker the
+        # install fails at once instead of waiting on a network the sandbox does not have
+        POLYGRAPHY_INSTALL_CMD="false",
     )
     return env
 

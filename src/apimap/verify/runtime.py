@@ -213,7 +213,11 @@ class _Layers:
             if recorded is not None:
                 self.recorded[key] = recorded
             return self._use(layer, key)
-        layer = cls(*args, **kwargs)
+        if self._weight_labels(key):
+            with self.side.overwritten_weights():
+                layer = cls(*args, **kwargs)
+        else:
+            layer = cls(*args, **kwargs)
         self._weights(layer, key)
         self.cache.put(cache_key, layer, self.recorded.get(key))
         return self._use(layer, key)
@@ -372,13 +376,13 @@ def run(
     signal.setitimer(signal.ITIMER_REAL, float(spec.get("seconds") or RUN_SECONDS))
     stage = "setup"
     try:
-        side.reset(SEED)
+        side.reset(SEED, spec.get("rank"))
         if spec.get("setup"):
             before = set(namespace)
             exec(compile(spec["setup"], setup_filename, "exec"), namespace)
             for name in sorted(set(namespace) - before):
                 layers(namespace[name], f"setup:{name}")
-            side.reset(SEED)
+            side.reset(SEED, spec.get("rank"))
         stage = "code"
         exec(compile(spec["code"], filename, "exec"), namespace)
     except RunTimeout as exc:

@@ -8,10 +8,12 @@ import time; :func:`load` imports NumPy and the side's library.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import random
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,9 +65,12 @@ class Side:
         """What code on this side may use by name."""
         return {"np": self.np, self.name: self.lib, **self.extras}
 
-    def reset(self, seed: int) -> None:
-        """Fix every seed; float32 default dtype; gradients on."""
-        random.seed(seed)
+    def reset(self, seed: int, rank: int | None = None) -> None:
+        """Fix every seed; float32 default dtype; gradients on. The ranks of a process group
+        share the libraries' and NumPy's seeds but each draws its own Python ``random``
+        numbers, as separate processes do: libraries pick ports and file names with them
+        (paddle 3.0.0's RPC gave both ranks the same port)."""
+        random.seed(seed + (rank or 0))
         self.np.random.seed(seed)
         if self.name == "torch":
             self.lib.manual_seed(seed)
@@ -121,6 +126,30 @@ class Side:
         if dtype == BFLOAT16:
             plain = plain.astype("float32")
         return dtype, self.np.asarray(plain.numpy()), not bool(tensor.stop_gradient)
+
+    @contextlib.contextmanager
+    def overwritten_weights(self) -> Iterator[None]:
+        """Build objects whose weights are copied from torch right after: paddle fills the
+        parameters its random initialisers would draw with zeros instead (drawing a ResNet's
+        weights takes seconds; every trainable one is overwritten, or the copy fails).
+        Constant and assigned initial values — a norm's scale and shift, its running
+        statistics — are made as usual; torch builds as usual."""
+        if self.name != "paddle":
+            yield
+            return
+        initializer = self.lib.nn.initializer
+        kept = (initializer.constant.ConstantInitializer, initializer.assign.NumpyArrayInitializer)
+        drawing = initializer.Initializer.__call__
+        zeros = initializer.Constant(0.0)
+
+        def quick(self: Any, param: Any, block: Any = None) -> Any:
+            return drawing(self if isinstance(self, kept) else zeros, param, block)
+
+        initializer.Initializer.__call__ = quick
+        try:
+            yield
+        finally:
+            initializer.Initializer.__call__ = drawing
 
     def layer_state(self, layer: Any) -> dict[str, Any] | None:
         """The layer's parameters and buffers as tensors, or ``None`` for other objects."""

@@ -235,12 +235,13 @@ def issues(piece: Piece) -> list[Issue]:
     if piece.setup is not None:
         setup = _tree(piece.setup, False)
         if setup is not None:
-            before = _Scope(setup, frozenset(), defined)
+            before = _Scope(pycode.walk(setup), frozenset(), defined)
             temporary = before.temporary
             defined |= frozenset(before.assigned)
-    scope = _Scope(tree, temporary, defined)
+    nodes = pycode.walk(tree)
+    scope = _Scope(nodes, temporary, defined)
     lines = piece.source.split("\n")
-    found = [_in_characters(issue, lines) for issue in _Checker(scope).run(tree)]
+    found = [_in_characters(issue, lines) for issue in _Checker(scope).run(nodes)]
     unique = {(issue.line, issue.col, issue.concern, issue.detail): issue for issue in found}
     return [unique[key] for key in sorted(unique)]
 
@@ -282,6 +283,14 @@ def _one_of(values: list[ast.expr]) -> ast.expr:
 
 
 _AN_INTEGER = ast.Constant(0)
+_BINDING = frozenset(
+    {ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.withitem}
+    | {ast.For, ast.AsyncFor, ast.comprehension, ast.arg, ast.FunctionDef}
+    | {ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs, ast.MatchStar}
+    | {ast.MatchMapping}
+)
+"""The nodes that bind names (what :meth:`_Scope._bind` reads); a name stored to is counted
+apart."""
 
 
 class _Scope:
@@ -295,16 +304,19 @@ class _Scope:
     """
 
     def __init__(
-        self, tree: ast.AST, given: frozenset[str], defined: frozenset[str] = frozenset()
+        self, nodes: list[ast.AST], given: frozenset[str], defined: frozenset[str] = frozenset()
     ) -> None:
+        """``nodes``: every node of the snippet (:func:`apimap.record.pycode.walk`)."""
         self.modules: dict[str, str] = dict(PRELOADED)
         self.defined = defined
         """Names bound before the snippet runs (they shadow builtins, hold no known value)."""
         self.assigned: dict[str, list[ast.expr | None]] = {}
         stores: dict[str, int] = {}
-        for node in ast.walk(tree):
-            self._bind(node)
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+        for node in nodes:
+            kind = type(node)
+            if kind in _BINDING:
+                self._bind(node)
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 stores[node.id] = stores.get(node.id, 0) + 1
         for name, count in stores.items():
             values = self.assigned.setdefault(name, [])
@@ -521,8 +533,8 @@ class _Checker:
         self.gated_uses: set[int] = set()
         """Nodes naming a :data:`GATED` module right before one of its allowed members."""
 
-    def run(self, tree: ast.AST) -> Iterator[Issue]:
-        nodes = list(ast.walk(tree))
+    def run(self, nodes: list[ast.AST]) -> Iterator[Issue]:
+        """The issues of a snippet, given every node of it (:func:`pycode.walk`)."""
         called = {id(node.func) for node in nodes if isinstance(node, ast.Call)}
         bases = {id(node.value) for node in nodes if isinstance(node, ast.Attribute)}
         self.gated_uses = {

@@ -29,9 +29,17 @@ def full_width(text: str) -> str:
     )
 
 
+_CODE_SPAN = re.compile(r"`[^`]*`")
+"""Code between backticks is written as the code is (``'tcp://地址:端口'``)."""
+
+
 def _marks(text: str) -> Iterator[re.Match[str]]:
-    """The half-width marks to report: not those after an ASCII character inside brackets."""
+    """The half-width marks to report: not those in code, nor those after an ASCII character
+    inside brackets."""
+    spans = [span.span() for span in _CODE_SPAN.finditer(text)]
     for match in _HALF_WIDTH.finditer(text):
+        if any(start < match.start() < end for start, end in spans):
+            continue
         if match.group(2) and _bracket_depth(text[: match.start()]) > 0:
             continue
         yield match
