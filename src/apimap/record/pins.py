@@ -24,10 +24,17 @@ paddle's ``Flowers`` read MATLAB label files with ``scipy.io``): installed in ev
 environment, the older paddle releases' included, and importable by record code, which
 writes those files."""
 
-ONNX_PINS = {"onnx": "1.17.0", "paddle2onnx": "2.1.0"}
-"""What ``paddle.onnx.export`` needs (paddle2onnx, which takes onnx 1.17 at most) and what
-record code reads an exported file with (``onnx.load``, ``onnx.reference``): installed in every
-environment with paddle, the older releases' included, so the matrix measures paddle."""
+ONNX_PINS = {
+    "onnx": "1.17.0",
+    "paddle2onnx": "2.1.0",
+    "onnxruntime": "1.32.0",
+    "onnx-graphsurgeon": "0.6.1",
+}
+"""What ``paddle.onnx.export`` needs (paddle2onnx, which takes onnx 1.17 at most; onnxruntime
+and onnx-graphsurgeon, with which it folds constants — missing, it has pip install them into
+the running environment) and what record code reads an exported file with (``onnx.load``,
+``onnx.reference``): installed in every environment with paddle, the older releases'
+included, so the matrix measures paddle as a user's environment runs it."""
 
 RELEASE_PINS = {**DATASET_PINS, **ONNX_PINS}
 """Packages every paddle release's environment holds besides paddle."""
