@@ -484,3 +484,18 @@ def test_a_drop_in_keeps_the_call_and_changes_the_name_only() -> None:
     # the in-place torch API goes to the drop-in's in-place form, never out of place
     inplace = drop_in(AMAX, "x.amax_(dim=1)\ny = x.amax(1)", "paddle.Tensor.max")
     assert inplace.paddle == "x.max_(dim=1)\ny = x.max(1)"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "y = torch.nn.LSTM(3, 4, batch_first=True)(x)[0].sum(dim=-1)",
+        "with tempfile.TemporaryDirectory() as d:\n    for i, n in enumerate(['a', 'b']):\n"
+        "        f = [k async for k in g] if d else {n: i}\n",
+        "match x:\n    case [1, *rest] if rest:\n        pass\n",
+    ],
+)
+def test_the_list_walk_sees_every_node_in_the_generators_order(source: str) -> None:
+    tree = ast.parse(source)
+    assert [id(node) for node in pycode.walk(tree)] == [id(node) for node in ast.walk(tree)]
+    assert pycode.tree_depth(tree) == pycode.tree_depth(tree, limit=1000)

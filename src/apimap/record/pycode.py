@@ -25,6 +25,19 @@ class CodeTooComplex(SyntaxError):
     """The code is too long or nests too deeply to be handled safely."""
 
 
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The nodes right below ``node``, in field order (what :func:`ast.iter_child_nodes`
+    yields, without a generator per node)."""
+    found: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            found.append(value)
+        elif isinstance(value, list):
+            found += [item for item in value if isinstance(item, ast.AST)]
+    return found
+
+
 def tree_depth(tree: ast.AST, limit: int = MAX_CODE_DEPTH) -> int:
     """The depth of ``tree`` (without recursion, a level at a time), counted up to
     ``limit + 1``."""
@@ -32,33 +45,18 @@ def tree_depth(tree: ast.AST, limit: int = MAX_CODE_DEPTH) -> int:
     depth = 0
     while level and depth <= limit:
         depth += 1
-        below: list[ast.AST] = []
-        for node in level:
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if isinstance(value, ast.AST):
-                    below.append(value)
-                elif isinstance(value, list):
-                    below += [item for item in value if isinstance(item, ast.AST)]
-        level = below
+        level = [child for node in level for child in _children(node)]
     return depth
 
 
 def walk(tree: ast.AST) -> list[ast.AST]:
-    """Every node of ``tree`` in :func:`ast.walk`'s order (breadth first), as a list: the
-    same nodes several times faster than the generator, for code that walks a tree more
-    than once."""
+    """Every node of ``tree`` in :func:`ast.walk`'s order (breadth first), as a list, for
+    code that reads the nodes more than once (half again as fast as the generator)."""
     nodes = [tree]
     index = 0
     while index < len(nodes):
-        node = nodes[index]
+        nodes += _children(nodes[index])
         index += 1
-        for name in node._fields:
-            value = getattr(node, name, None)
-            if isinstance(value, ast.AST):
-                nodes.append(value)
-            elif isinstance(value, list):
-                nodes += [item for item in value if isinstance(item, ast.AST)]
     return nodes
 
 
