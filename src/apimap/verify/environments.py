@@ -25,9 +25,9 @@ from pathlib import Path
 
 from apimap.files.locks import TOOLS_LOCK, lock_path, release_lock_name
 from apimap.record.pins import (
-    RELEASE_PINS,
     PADDLE_RELEASES,
     PADDLE_VERSION,
+    RELEASE_PINS,
     TORCH_VERSION,
     TORCHVISION_VERSION,
     VISION_PREFIX,
