@@ -7,14 +7,8 @@ from collections.abc import Iterator
 from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
-from apimap.files.stamps import (
-    STAMPS_DIR,
-    VERIFIER_VERSION,
-    StampFormatError,
-    digest,
-    parse_stamp,
-    stamp_relpath,
-)
+from apimap.checking.rules.stamped import stamp_of, verified_this_data
+from apimap.files.stamps import STAMPS_DIR, VERIFIER_VERSION, StampFormatError, stamp_relpath
 from apimap.record.pins import pins_for
 
 
@@ -28,15 +22,14 @@ def check(ctx: RecordContext) -> Iterator[Finding]:
     """The stamp exists, verified exactly this data, with this verifier and the pinned versions."""
     where = ctx.loc("torch_api")
     name = _stamp_name(ctx)
-    if ctx.stamp is None:
+    stamp = stamp_of(ctx)
+    if stamp is None:
         yield Finding(where, f"没有 {name} (not verified)")
         return
-    try:
-        stamp = parse_stamp(ctx.stamp)
-    except StampFormatError as exc:
-        yield Finding(where, f"{name} 无法读取 (unreadable)：{exc}")
+    if isinstance(stamp, StampFormatError):
+        yield Finding(where, f"{name} 无法读取 (unreadable)：{stamp}")
         return
-    if stamp.record != digest(ctx.doc.data):
+    if not verified_this_data(ctx, stamp):
         yield Finding(where, f"{name} 已过期：记录在验证后被修改 (record changed since verified)")
         return
     if stamp.verifier != VERIFIER_VERSION:

@@ -7,18 +7,16 @@ from collections.abc import Iterator
 from apimap.checking.context import RecordContext
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Finding, Rule, Scope
-from apimap.files.stamps import StampFormatError, digest, parse_stamp
+from apimap.checking.rules.stamped import stamp_of, verified_this_data
+from apimap.files.stamps import StampFormatError
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
     """A current stamp that lists what stayed unproven."""
-    if ctx.stamp is None:
-        return
-    try:
-        stamp = parse_stamp(ctx.stamp)
-    except StampFormatError:
+    stamp = stamp_of(ctx)
+    if stamp is None or isinstance(stamp, StampFormatError):
         return  # AM701 reports it
-    if stamp.record != digest(ctx.doc.data) or stamp.complete:
+    if not verified_this_data(ctx, stamp) or stamp.complete:
         return
     yield Finding(ctx.loc("torch_api"), "；".join(stamp.proven.unproven))
 
