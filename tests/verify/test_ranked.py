@@ -63,6 +63,9 @@ def test_the_launcher_sets_what_torchrun_and_paddles_launcher_set() -> None:
     assert paddle_env["PADDLE_TRAINER_ENDPOINTS"] == "127.0.0.1:7001,127.0.0.1:7002"
     assert paddle_env["PADDLE_CURRENT_ENDPOINT"] == "127.0.0.1:7002"
     assert paddle_env["PADDLE_DISTRI_BACKEND"] == "gloo"
+    # and what its rpc mode sets: paddle.distributed.rpc.init_rpc reads these
+    assert paddle_env["PADDLE_MASTER_ENDPOINT"] == "127.0.0.1:7000"
+    assert paddle_env["PADDLE_WORKER_ENDPOINT"] == "127.0.0.1:7002"
 
 
 def test_a_group_that_could_not_connect_is_formed_again(torch_side: Side, tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ A distributed API needs a process group. The worker forks ``ranks`` processes
 environment variables a launcher sets — ``torchrun`` (``MASTER_ADDR``,
 ``MASTER_PORT``, ``RANK``, ``WORLD_SIZE``) or ``paddle.distributed.launch``
 (``PADDLE_TRAINER_ID``, ``PADDLE_TRAINERS_NUM``, ``PADDLE_TRAINER_ENDPOINTS``, …
-with the gloo backend) — so the record's setup code initialises the group the
+with the gloo backend; ``PADDLE_MASTER_ENDPOINT`` and ``PADDLE_WORKER_ENDPOINT`` as its
+``--run_mode rpc`` sets them) — so the record's setup code initialises the group the
 way a user's script does, over the loopback interface (the only network a rank
 may reach). Each rank runs the code as :func:`apimap.verify.runtime.run` does
 (its inputs may use ``rank``) and answers with its outcome; the run's results
@@ -68,6 +69,9 @@ def launcher_environment(side: str, rank: int, world: int, ports: list[int]) -> 
     endpoints = [f"{HOST}:{port}" for port in ports[1 : world + 1]]
     return {
         "PADDLE_MASTER": f"{HOST}:{ports[0]}",
+        # what `paddle.distributed.launch --run_mode rpc` sets for paddle.distributed.rpc
+        "PADDLE_MASTER_ENDPOINT": f"{HOST}:{ports[0]}",
+        "PADDLE_WORKER_ENDPOINT": endpoints[rank],
         "PADDLE_TRAINER_ID": str(rank),
         "PADDLE_RANK_IN_NODE": str(rank),
         "PADDLE_TRAINERS_NUM": str(world),
