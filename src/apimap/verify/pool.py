@@ -14,6 +14,7 @@ import contextlib
 import itertools
 import os
 import queue
+import re
 import select
 import subprocess
 import tempfile
@@ -32,6 +33,11 @@ from apimap.verify.sandbox import Sandbox
 STARTUP_TIMEOUT = 300.0
 """Seconds a worker may take to import its library (slow disks, busy machines)."""
 STDERR_TAIL = 400
+WATCHDOG = re.compile(rb"Timeout \((\d+):(\d+):(\d+)(?:\.\d+)?\)!")
+"""What faulthandler's watchdog writes before it ends a worker whose run hung in native code
+(:data:`apimap.verify.runtime.HANG_GRACE`)."""
+WATCHDOG_TAIL = 64 * 1024
+"""How much of a worker's stderr to search for it (the tracebacks of every thread follow)."""
 
 
 @dataclass
@@ -148,6 +154,9 @@ class Worker:
         if line is None:
             return JobResult(job.id, timed_out=True, seconds=seconds)
         if not line:
+            hung = self._watchdog_seconds()
+            if hung is not None:
+                return JobResult(job.id, timed_out=True, seconds=hung)
             return JobResult(job.id, crashed=self.stderr_tail(), seconds=seconds)
         message = decode(line)
         if "error" in message:
@@ -199,6 +208,23 @@ class Worker:
         )
         tail = " ".join(text.split())
         return f"{ending}；{tail}" if tail else ending
+
+    def _watchdog_seconds(self) -> float | None:
+        """The watchdog's limit if it ended the worker (a run hung in native code)."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        self.stderr.flush()
+        try:
+            with self.stderr_path.open("rb") as log:
+                log.seek(max(0, self.stderr_path.stat().st_size - WATCHDOG_TAIL))
+                text = log.read()
+        except OSError:
+            return None
+        found = list(WATCHDOG.finditer(text))
+        if self.process.poll() is None or not found:
+            return None
+        hours, minutes, seconds = (int(part) for part in found[-1].groups())
+        return float(hours * 3600 + minutes * 60 + seconds)
 
     def close(self) -> None:
         """Stop the process and remove its directory."""

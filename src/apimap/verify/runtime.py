@@ -16,6 +16,7 @@ again, carry its weights once.
 from __future__ import annotations
 
 import copy
+import faulthandler
 import functools
 import importlib
 import signal
@@ -29,6 +30,11 @@ SEED = 0
 MAX_ERROR_CHARS = 240
 RUN_SECONDS = 30.0
 """A run that takes longer is interrupted (Python code only; the pool stops the rest)."""
+HANG_GRACE = 5.0
+"""Seconds a run may go past its own limit inside a library's native code, where the alarm
+cannot interrupt it (paddle's poisson sampling a huge rate loops in C++): then faulthandler's
+watchdog ends the worker, so the job fails now rather than at its batch's deadline (sixteen
+runs' worth), and the pool reports it as a timeout."""
 LAYER_HOOK = "__apimap_layer__"
 
 _PADDLE_SUMMARY = "Error Message Summary:"
@@ -373,7 +379,11 @@ def run(
     filename = f"<{side.name}>"
     setup_filename = f"<{side.name} setup>"
     previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, float(spec.get("seconds") or RUN_SECONDS))
+    limit = float(spec.get("seconds") or RUN_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    watched = spec.get("rank") is None  # a rank's process group has its own deadline
+    if watched:
+        faulthandler.dump_traceback_later(limit + HANG_GRACE, exit=True)
     stage = "setup"
     try:
         side.reset(SEED, spec.get("rank"))
@@ -396,6 +406,8 @@ def run(
             "in_library": _in_library(exc, {filename, setup_filename}),
         }
     finally:
+        if watched:
+            faulthandler.cancel_dump_traceback_later()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     if (module == "eval" and layers.evaluated == 0) or (module in REPORTS and not layers.built):
