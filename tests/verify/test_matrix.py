@@ -95,6 +95,7 @@ def test_matrix_stamps_each_release_and_a_plain_run_keeps_them(
     assert result.releases == ["9.0.0"] and result.differing == {"9.0.0": 0}
     figures = result.figures()  # what `apimap verify --format json` reports
     assert figures["records"] == 1 and figures["differing_by_release"] == {"9.0.0": 0}
+    assert figures["differing_records"] == {}
     location = stamp_file(record)
     assert location is not None
     stamp = parse_stamp(location.read_bytes())
@@ -103,3 +104,25 @@ def test_matrix_stamps_each_release_and_a_plain_run_keeps_them(
     assert all(outcome == "ok" for outcome in stamp.releases[PADDLE_VERSION].runs.values())
     run_module.run_verify([record.parent], workers=1, update=True)  # no --matrix: kept
     assert parse_stamp(location.read_bytes()).releases == stamp.releases
+
+
+def test_a_release_that_differs_is_said_why_in_one_line() -> None:
+    # what `apimap verify --matrix` prints (and reports in JSON) for each record that does
+    # not hold on an older release
+    facts = release_facts(
+        RECORD,
+        Judgement(
+            outcomes={"calls[0]": "raises:TypeError", "calls[0]:portable": "ok"},
+            behaviour=[ProbeResult("dtype:float16", ("calls", 0), "float16", "✗ X", True)],
+            paddle_facts={"exists": {"paddle.abs": True}, "accepts": {"input": False}},
+        ),
+        Judgement(behaviour=[PROBE]),
+    )
+    assert run_module.how_it_differs(facts) == (
+        "不接受参数名 input (refuses the torch-style names)；calls[0] raises:TypeError；"
+        "1 个探测的结果不同 (probes differ)"
+    )
+    missing = release_facts(
+        RECORD, Judgement(paddle_facts={"exists": {"paddle.abs": False}}), Judgement()
+    )
+    assert run_module.how_it_differs(missing).startswith("没有该 API (API missing)")

@@ -68,6 +68,8 @@ UNAVAILABLE = (
 
 PROGRESS_EVERY = 100
 """A long verification says how far it got every this many records (on stderr)."""
+DRIFT_SHOWN = 10
+"""How many records a matrix run names per older release that does not hold, and why."""
 
 
 def _progress(done: int, total: int) -> None:
@@ -173,4 +175,10 @@ def run_command(args: argparse.Namespace) -> int:
             f"{counts}",
             file=sys.stderr,
         )
+        for version, found in result.drift.items():
+            for path, how in found[:DRIFT_SHOWN]:
+                print(f"  Paddle {version}：{path}：{how}", file=sys.stderr)
+            if len(found) > DRIFT_SHOWN:
+                more = len(found) - DRIFT_SHOWN
+                print(f"  Paddle {version}：另有 {more} 条 (and {more} more)", file=sys.stderr)
     return EXIT_FINDINGS if result.count(Severity.ERROR) else EXIT_CLEAN

@@ -112,6 +112,8 @@ class VerifyResult(CheckResult):
     """The older paddle releases measured (``--matrix``)."""
     differing: dict[str, int] = field(default_factory=dict)
     """Older release -> how many records do not hold there as written."""
+    drift: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Older release -> (record path, how it differs there) of each record that does not hold."""
     worker_seconds: dict[str, float] = field(default_factory=dict)
     """Record path -> the seconds its jobs took in the workers (both sides, every release):
     where the time of a verification goes."""
@@ -133,6 +135,10 @@ class VerifyResult(CheckResult):
             "seconds": round(self.seconds, 1),
             "environments": self.environments,
             "differing_by_release": self.differing,
+            "differing_records": {
+                version: [{"path": path, "how": how} for path, how in found]
+                for version, found in self.drift.items()
+            },
             "slowest": [[path, round(seconds, 1)] for path, seconds in self.slowest()],
         }
 
@@ -443,6 +449,30 @@ def _job_seconds(item: _Pending) -> float:
     return sum(future.result().seconds for future in futures if future is not None)
 
 
+SHOWN_RUNS = 3
+"""How many of a release's differing runs a summary names."""
+
+
+def how_it_differs(release: Release) -> str:
+    """One line on why a record does not hold on an older release, for the person running
+    verify (the page says it from the same facts): the API or names it lacks, the torch-style
+    names it refuses, the runs that fail there, the probes that behave otherwise."""
+    parts = [] if release.api else ["没有该 API (API missing)"]
+    refused = sorted(name for name, taken in release.accepts.items() if not taken)
+    if refused:
+        parts.append(f"不接受参数名 {'、'.join(refused)} (refuses the torch-style names)")
+    missing = sorted(name for name, exists in release.names.items() if not exists)
+    if missing:
+        parts.append(f"没有 {'、'.join(missing)} (names missing)")
+    failing = [f"{where} {how}" for where, how in release.runs.items() if how != "ok"]
+    parts += failing[:SHOWN_RUNS]
+    if len(failing) > SHOWN_RUNS:
+        parts.append(f"另有 {len(failing) - SHOWN_RUNS} 段代码 (more runs)")
+    if release.probes:
+        parts.append(f"{len(release.probes)} 个探测的结果不同 (probes differ)")
+    return "；".join(parts) or "与固定版本不同 (differs)"
+
+
 def _result(future: Future[JobResult] | None) -> JobResult | None:
     return None if future is None else future.result()
 
@@ -623,6 +653,8 @@ def run_verify(
         _collect(loaded, record_plan, judgement, result)
         for version, release in measured.items():
             result.differing[version] = result.differing.get(version, 0) + (not release.holds)
+            if not release.holds:
+                result.drift.setdefault(version, []).append((loaded.path, how_it_differs(release)))
         if update and not judgement.blocks_stamp:
             refused = _check_errors(loaded) if check_first else []
             if refused:
