@@ -133,6 +133,16 @@ def test_the_locks_of_the_checkout_apimap_runs_from_serve_another_working_direct
     ]
 
 
+PLAIN_PINS = [
+    "onnx==1.17.0",
+    "onnx-graphsurgeon==0.6.1",
+    "onnxruntime==1.32.0",
+    "paddle2onnx==2.1.0",
+    "scipy==1.17.1",
+]
+"""What an older release's environment holds besides paddle (RELEASE_PINS, sorted by name)."""
+
+
 def test_outside_a_checkout_a_release_environment_gets_the_plain_pins(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -143,10 +153,10 @@ def test_outside_a_checkout_a_release_environment_gets_the_plain_pins(
     folder = tmp_path / ".venv-paddle-3.0.0"
     assert steps == [
         [sys.executable, "-m", "venv", "--clear", str(folder)],
-        [*_pip(folder), "paddlepaddle==3.0.0", "scipy==1.17.1"],
+        [*_pip(folder), "paddlepaddle==3.0.0", *PLAIN_PINS],
     ]
     assert (folder / ".installed").read_text(encoding="utf-8") == (
-        "paddlepaddle==3.0.0\nscipy==1.17.1\n"
+        "paddlepaddle==3.0.0\n" + "".join(f"{pin}\n" for pin in PLAIN_PINS)
     )
 
 
