@@ -192,15 +192,8 @@ class Worker:
 
     def stderr_tail(self) -> str:
         """How the worker ended: its exit status and the last of its stderr, on one line."""
-        try:
-            status = self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            status = None
-        self.stderr.flush()
-        try:
-            text = self.stderr_path.read_bytes()[-STDERR_TAIL:].decode("utf-8", "replace")
-        except OSError:
-            text = ""
+        status = self._ended()
+        text = self._stderr_end(STDERR_TAIL).decode("utf-8", "replace")
         ending = (
             phrases.WORKER_STILL_RUNNING
             if status is None
@@ -211,20 +204,32 @@ class Worker:
 
     def _watchdog_seconds(self) -> float | None:
         """The watchdog's limit if it ended the worker (a run hung in native code)."""
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
-        self.stderr.flush()
-        try:
-            with self.stderr_path.open("rb") as log:
-                log.seek(max(0, self.stderr_path.stat().st_size - WATCHDOG_TAIL))
-                text = log.read()
-        except OSError:
+        if self._ended() is None:
             return None
-        found = list(WATCHDOG.finditer(text))
-        if self.process.poll() is None or not found:
+        found = list(WATCHDOG.finditer(self._stderr_end(WATCHDOG_TAIL)))
+        if not found:
             return None
         hours, minutes, seconds = (int(part) for part in found[-1].groups())
         return float(hours * 3600 + minutes * 60 + seconds)
+
+    def _ended(self) -> int | None:
+        """The exit status of a worker that stopped answering (given a few seconds to end),
+        ``None`` while it still runs; its stderr is written out either way."""
+        try:
+            status: int | None = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            status = None
+        self.stderr.flush()
+        return status
+
+    def _stderr_end(self, size: int) -> bytes:
+        """The last ``size`` bytes the worker wrote to stderr (nothing if it cannot be read)."""
+        try:
+            with self.stderr_path.open("rb") as log:
+                log.seek(max(0, self.stderr_path.stat().st_size - size))
+                return log.read()
+        except OSError:
+            return b""
 
     def close(self) -> None:
         """Stop the process and remove its directory."""
