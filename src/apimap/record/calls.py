@@ -277,15 +277,16 @@ _INVARIANT_NODES = (
 _LIBRARIES = frozenset({"torch", "paddle", "torchvision"})
 
 
-def _literal(node: ast.expr, shared: frozenset[str]) -> bool:
+def _same_every_run(node: ast.expr, shared: frozenset[str]) -> bool:
     """An argument with the same value in every run of a call: made of constants, ``shared``
     names, the libraries' own names (a dtype, a block class) and what the rows' conversions
     compute from them (``{(2, 2, 2, 2): 18}[tuple(layers)]``, ``A if B.expansion == 4 else C``),
     with no input, no starred argument and no call but a few pure builtins."""
+    known = shared | _LIBRARIES | _INVARIANT_BUILTINS
     for part in pycode.walk(node):
         if not isinstance(part, _INVARIANT_NODES):
             return False
-        if isinstance(part, ast.Name) and part.id not in shared | _LIBRARIES | _INVARIANT_BUILTINS:
+        if isinstance(part, ast.Name) and part.id not in known:
             return False
         if isinstance(part, ast.Call) and not (
             isinstance(part.func, ast.Name) and part.func.id in _INVARIANT_BUILTINS
@@ -298,15 +299,19 @@ def _literal(node: ast.expr, shared: frozenset[str]) -> bool:
 
 def hooked(construction: ast.expr, index: int, shared: frozenset[str] = frozenset()) -> ast.expr:
     """A construction of the class API passed through :data:`LAYER_HOOK`. One whose arguments
-    are all literals or ``shared`` names becomes ``__apimap_layer__.build(index, key, Class, *args, **kwargs)``,
+    are the same in every run (:func:`_same_every_run`) becomes
+    ``__apimap_layer__.build(index, key, Class, *args, **kwargs)``,
     so that a job building it again (the probes of a call) copies the first object instead
     (a VGG takes seconds to build); any other becomes ``__apimap_layer__(Class(...), index)``."""
     if (
         isinstance(construction, ast.Call)
         and all(
-            not isinstance(arg, ast.Starred) and _literal(arg, shared) for arg in construction.args
+            not isinstance(arg, ast.Starred) and _same_every_run(arg, shared)
+            for arg in construction.args
         )
-        and all(kw.arg is not None and _literal(kw.value, shared) for kw in construction.keywords)
+        and all(
+            kw.arg is not None and _same_every_run(kw.value, shared) for kw in construction.keywords
+        )
     ):
         key = ast.unparse(construction)
         return ast.Call(

@@ -112,6 +112,8 @@ GATED: dict[str, frozenset[str]] = {
 verify runs may use only these members, each written out from the module (``torch.hub.get_dir()``,
 ``from torch.hub import get_dir``). Code that needs the others is marked ``needs: foreign_code``
 and never runs."""
+_GATED_MEMBERS = frozenset().union(*GATED.values())
+"""Every member of every :data:`GATED` module: an attribute named otherwise is no gated use."""
 ALLOWED_MODULES = FRAMEWORKS | HARMLESS | frozenset(RESTRICTED)
 
 SYSTEM = frozenset(
@@ -541,6 +543,7 @@ class _Checker:
             id(node.value)
             for node in nodes
             if isinstance(node, ast.Attribute)
+            and node.attr in _GATED_MEMBERS
             and node.attr in GATED.get(self.scope.dotted(node.value) or "", ())
         }
         for node in nodes:
