@@ -191,7 +191,7 @@ def _own_run(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> li
     return findings
 
 
-DEVICE_REFUSAL = re.compile(
+WANT_REFUSAL = re.compile(
     r"cuda|gpu|device|xpu|mtia|mps|accelerator|nccl|cudnn|compiled with|"
     r"not (?:available|compiled|supported)|network|connect",
     re.IGNORECASE,
@@ -212,19 +212,19 @@ CODE_ERRORS = (
 release lacks, a wrong argument), never a device's absence."""
 
 
-def _refused_for_device(outcome: dict[str, Any]) -> bool:
-    """The run raised for want of a device: inside the library (a CPU build of paddle meets
-    names only its GPU build defines), or from the record's own line with an error that
-    speaks of a device and is not one of the code's own mistakes."""
+def _refused_for_want(outcome: dict[str, Any]) -> bool:
+    """The run raised for want of what its code needs: inside the library (a CPU build of
+    paddle meets names only its GPU build defines), or from the record's own line with an
+    error that speaks of a device or the network and is not one of the code's own mistakes."""
     if outcome.get("ok") or outcome.get("stage") not in {"setup", "code"}:
         return False
     if outcome.get("in_library"):
         return True
     error = str(outcome.get("error", ""))
-    return not error.startswith(CODE_ERRORS) and DEVICE_REFUSAL.search(error) is not None
+    return not error.startswith(CODE_ERRORS) and WANT_REFUSAL.search(error) is not None
 
 
-def _lacks_device(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
+def _refused_as_needed(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) -> bool:
     """Code that needs what this machine lacks, refused for want of it by the sides that lack
     it: both (a device, the network), paddle alone while torch ran (a feature paddle's
     package on the machine was built without), or torch alone while paddle ran (a toolkit
@@ -233,10 +233,10 @@ def _lacks_device(spec: RunSpec, torch: dict[str, Any], paddle: dict[str, Any]) 
     if spec.needs is None:
         return False
     if spec.needs.refusal is Refusal.PADDLE:
-        return bool(torch.get("ok")) and _refused_for_device(paddle)
+        return bool(torch.get("ok")) and _refused_for_want(paddle)
     if spec.needs.refusal is Refusal.TORCH:
-        return bool(paddle.get("ok")) and _refused_for_device(torch)
-    return _refused_for_device(torch) and _refused_for_device(paddle)
+        return bool(paddle.get("ok")) and _refused_for_want(torch)
+    return _refused_for_want(torch) and _refused_for_want(paddle)
 
 
 def not_executed(where: str, needs: Needs) -> str:
@@ -361,7 +361,7 @@ def judge(
             findings.append(failure)
         else:
             for spec, torch, paddle in zip(plan.runs, torch_outcomes, paddle_outcomes, strict=True):
-                if spec.probe is None and _lacks_device(spec, torch, paddle):
+                if spec.probe is None and _refused_as_needed(spec, torch, paddle):
                     assert spec.needs is not None
                     judgement.outcomes[spec.key] = f"needs:{spec.needs}"
                     not_run.append(not_executed(code_label(spec.path), spec.needs))
