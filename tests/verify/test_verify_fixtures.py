@@ -196,7 +196,7 @@ def test_run_reports_figures(verified: VerifyResult) -> None:
     for fixture in FIXTURES:
         doc, _ = loader.load(fixture.read_bytes())
         calls += len(doc.data.get("calls", [])) if doc is not None else 0
-    assert verified.derived_calls == calls == 26
+    assert verified.derived_calls == calls == 28
     assert verified.probes > 0
     expected = sum(
         code == "AM815" for fixture in FIXTURES for code, _ in read_file_fixture(fixture).expected
