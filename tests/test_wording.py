@@ -299,7 +299,7 @@ def test_everything_a_call_may_need_has_a_label_and_a_treatment() -> None:
         "gpu": ("GPU", "both", True),
         "xpu": ("XPU", "both", True),
         "network": ("网络", "both", True),
-        "rpc": ("带 RPC 支持的 Paddle 安装包", "paddle", True),
+        "rpc": ("Paddle 安装包中的 RPC 支持", "paddle", True),
         "cuda_toolkit": ("CUDA 工具包（CUDA_HOME）", "torch", True),
         "foreign_code": ("下载的仓库或编译的 C++ 扩展", "never_run", False),
     }

@@ -161,7 +161,7 @@ def test_code_needing_what_the_machine_lacks_is_named_in_the_stamp(
         for where in ("第 1 个调用", "第 1 组转写示例的第 1 个")
     ]
     assert rpc.proven.unproven == [
-        "第 1 个调用需要 带 RPC 支持的 Paddle 安装包：验证的机器上没有，只确认了 PyTorch 一侧能运行、"
+        "第 1 个调用需要 Paddle 安装包中的 RPC 支持：验证的机器上没有，只确认了 PyTorch 一侧能运行、"
         "Paddle 一侧因此报错，结果没有比较"
     ]
     assert hub.proven.unproven == [

@@ -174,7 +174,7 @@ class Execution(_Strict):
     needs: Needs | None = None
     """这段代码需要而验证机器可能没有的东西。gpu 需要 GPU，xpu 需要 XPU（PyTorch 指 Intel GPU，
     Paddle 指昆仑芯），network 需要网络：没有时只确认两侧都因此报错（在库的代码中报错，或报错信息说到
-    设备或网络；代码本身的 NameError、TypeError 等不算）。rpc 需要带 RPC 支持的 Paddle 安装包：
+    设备或网络；代码本身的 NameError、TypeError 等不算）。rpc 需要Paddle 安装包中的 RPC 支持：
     PyTorch 一侧照常运行，Paddle 一侧须在库中报错；cuda_toolkit 需要 CUDA 工具包（CUDA_HOME）：Paddle 一侧照常
     运行，PyTorch 一侧须因此报错。foreign_code 是会运行记录之外的代码（下载的仓库、
     编译的 C++ 扩展）的代码：验证从不运行它，示例代码规则也不检查它。徽章都为部分验证，页面写明没有

@@ -109,7 +109,7 @@ NEEDS_LABELS = {
     "gpu": "GPU",
     "xpu": "XPU",
     "network": "网络",
-    "rpc": "带 RPC 支持的 Paddle 安装包",
+    "rpc": "Paddle 安装包中的 RPC 支持",
     "cuda_toolkit": "CUDA 工具包（CUDA_HOME）",
     "foreign_code": "下载的仓库或编译的 C++ 扩展",
 }
