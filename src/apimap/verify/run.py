@@ -611,9 +611,6 @@ def run_verify(
             return _submit(plans[start:stop], chosen, pools, ids, paddles)
 
         pending = deque(submit(0, RECORDS_IN_FLIGHT))
-        judgements: list[Judgement] = []
-        per_record: list[dict[str, Release]] = []
-        worker_seconds: list[float | None] = []
         for done, (loaded, record_plan) in enumerate(zip(records, plans, strict=True)):
             if progress is not None:
                 progress(done, len(records))
@@ -624,7 +621,6 @@ def run_verify(
                 (_result(item.torch_check), _result(item.paddle_checks.get(MAIN_PADDLE))),
                 _runs(loaded.record, record_plan, item, pools, ids),
             )
-            judgements.append(main)
             measured: dict[str, Release] = {}
             # another package's API (visualdl ...) does not change with paddle's release
             releases = [] if loaded.record.paddle_package else result.releases
@@ -637,33 +633,44 @@ def run_verify(
                     _runs(loaded.record, record_plan, item, pools, ids, name),
                 )
                 measured[version] = release_facts(loaded.record, other, main)
-            per_record.append(measured)
-            worker_seconds.append(None if item.torch_check is None else _job_seconds(item))
-            # the judged record's results go (a model's weights travel with them): the next
-            # record's jobs take its place in the queue
+            if item.torch_check is not None:  # else its environment is missing: reported above
+                result.worker_seconds[loaded.path] = _job_seconds(item)
+                stamped = measured if matrix else None
+                _conclude(loaded, record_plan, main, stamped, result, update, check_first)
+            # the judged record's results go (a model's weights travel with them) and its stamp
+            # is written now, so a long run holds one record's results at a time and an
+            # interrupted one keeps what it proved; the next record's jobs take its place
+            del item
             pending += submit(done + RECORDS_IN_FLIGHT, done + RECORDS_IN_FLIGHT + 1)
     finally:
         pools.close()
-    for loaded, record_plan, judgement, seconds, measured in zip(
-        records, plans, judgements, worker_seconds, per_record, strict=True
-    ):
-        if seconds is None:
-            continue  # its environment is missing: reported once above
-        result.worker_seconds[loaded.path] = seconds
-        _collect(loaded, record_plan, judgement, result)
-        for version, release in measured.items():
-            result.differing[version] = result.differing.get(version, 0) + (not release.holds)
-            if not release.holds:
-                result.drift.setdefault(version, []).append((loaded.path, how_it_differs(release)))
-        if update and not judgement.blocks_stamp:
-            refused = _check_errors(loaded) if check_first else []
-            if refused:
-                result.diagnostics += refused
-            else:
-                _stamp(loaded, judgement, result, measured if matrix else None)
     result.diagnostics.sort(key=lambda d: (d.path, d.line, d.col, d.code))
     result.seconds = time.monotonic() - began
     return result
+
+
+def _conclude(
+    loaded: LoadedRecord,
+    record_plan: RecordPlan,
+    judgement: Judgement,
+    measured: dict[str, Release] | None,
+    result: VerifyResult,
+    update: bool,
+    check_first: bool,
+) -> None:
+    """Add one judged record to ``result`` and, with ``update``, stamp it when it passed
+    (``measured``: the older releases' facts of a matrix run)."""
+    _collect(loaded, record_plan, judgement, result)
+    for version, release in (measured or {}).items():
+        result.differing[version] = result.differing.get(version, 0) + (not release.holds)
+        if not release.holds:
+            result.drift.setdefault(version, []).append((loaded.path, how_it_differs(release)))
+    if update and not judgement.blocks_stamp:
+        refused = _check_errors(loaded) if check_first else []
+        if refused:
+            result.diagnostics += refused
+        else:
+            _stamp(loaded, judgement, result, measured)
 
 
 def judge_plans(
