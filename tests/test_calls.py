@@ -117,6 +117,44 @@ def test_class_constructions_go_through_the_weight_hook_and_flags_convert() -> N
     assert found.outputs == ["y", "_"]
 
 
+VGG = record(
+    torch_api="torchvision.models.vgg16",
+    torch_signature="torchvision.models.vgg16(*, weights=None, progress=True, **kwargs)",
+    paddle_api="paddle.vision.models.vgg16",
+    paddle_signature="paddle.vision.models.vgg16(pretrained=False, batch_norm=False, **kwargs)",
+    category="input_usage_diff",
+    params=[
+        {
+            "torch": "weights",
+            "paddle": "pretrained",
+            "kind": "usage_diff",
+            "desc": "权重",
+            "diff": "布尔值",
+            "paddle_value": "False",
+            "action": "rewrite",
+        },
+        {"torch": "progress", "kind": "torch_only", "action": "delete"},
+    ],
+)
+
+
+def test_function_calls_with_literal_arguments_go_through_the_reuse_hook() -> None:
+    # a model factory called the same way by every probe is made once per job and copied
+    found = derive(VGG, "m = torchvision.models.vgg16()\ny = m(x)")
+    assert found.torch.splitlines()[0] == (
+        "m = __apimap_layer__.reuse(1, 'torchvision.models.vgg16()', "
+        "torchvision.models.vgg16)"
+    )
+    assert found.paddle.splitlines()[0] == (
+        "m = __apimap_layer__.reuse(1, 'paddle.vision.models.vgg16(pretrained=False)', "
+        "paddle.vision.models.vgg16, pretrained=False)"
+    )
+    # an argument that is not a literal (an input, a setup name) leaves the call as it is
+    found = derive(PAD, "y = torch.nn.functional.pad(x, (1, 1))")
+    assert found.torch == "y = torch.nn.functional.pad(x, (1, 1))"
+    assert "__apimap_layer__" not in found.paddle
+
+
 @pytest.mark.parametrize(
     ("argument", "copied"),
     [

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from apimap.verify import values
-from apimap.verify.runtime import LAYER_HOOK, BuildCache, WeightStore, run
+from apimap.verify.runtime import LAYER_HOOK, BuildCache, WeightStore, _Layers, run
 from apimap.verify.sides import Side
 from apimap.verify.worker import handle
 
@@ -193,3 +193,23 @@ def test_a_construction_copied_between_runs_carries_torch_weights(
         torch_y = values.decode_array(torch_run["values"]["y"])
         paddle_y = values.decode_array(paddle_run["values"]["y"])
         assert abs(torch_y - paddle_y).max() < 1e-6
+
+
+def test_a_layer_a_function_returns_is_made_once_per_job(torch_side: Side) -> None:
+    # the probes of a call to a model factory copy the first model the job made; a result
+    # that is not a layer is made again by every call
+    made: list[str] = []
+
+    def factory(kind: str) -> Any:
+        made.append(kind)
+        return torch_side.lib.nn.Linear(2, 2) if kind == "layer" else torch_side.lib.zeros(2)
+
+    cache = BuildCache()
+    models = []
+    for _ in range(3):  # three runs of one job
+        hook = _Layers(torch_side, WeightStore(), None, cache=cache)
+        models.append(hook.reuse(1, "f('layer')", factory, "layer"))
+        hook.reuse(2, "f('tensor')", factory, "tensor")
+    assert made == ["layer", "tensor", "tensor", "tensor"]
+    assert models[1] is not models[2]  # each run gets its own copy of the first model
+    assert all(torch_side.lib.equal(m.weight, models[0].weight) for m in models)

@@ -51,7 +51,8 @@ DTYPES = {
 RESULT = "result"
 """The name a call that is a single expression assigns its value to."""
 LAYER_HOOK = "__apimap_layer__"
-"""Wraps every constructed object of a class API: verify copies torch's weights to paddle."""
+"""Wraps every constructed object of a class API (verify copies torch's weights to paddle) and
+every call of a function API with literal arguments (a model it returns is made once per job)."""
 
 
 class CallError(Exception):
@@ -174,7 +175,7 @@ def derive(
     paddle_tree = translator.visit(state.paddle_tree)
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
-    if record.api_type is ApiType.CLASS:
+    if record.api_type in _HOOKED:
         state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
     ast.fix_missing_locations(paddle_tree)
     state.paddle_tree = paddle_tree
@@ -194,7 +195,7 @@ def drop_in(record: Record, code: str, api: str, shared: frozenset[str] = frozen
     paddle_tree = translator.visit(state.paddle_tree)
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
-    if record.api_type is ApiType.CLASS:
+    if record.api_type in _HOOKED:
         state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
     ast.fix_missing_locations(paddle_tree)
     state.paddle_tree = paddle_tree
@@ -244,8 +245,19 @@ def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _module_level(getattr(statement, "finalbody", []))
 
 
+_HOOKED = frozenset({ApiType.CLASS, ApiType.FUNCTION})
+"""The kinds of API whose calls go through :data:`LAYER_HOOK`: a class's constructions
+(:func:`hooked`), a function's calls with literal arguments (:func:`reused`)."""
+
+
+def _hook(record: Record, call: ast.Call, index: int, shared: frozenset[str]) -> ast.expr:
+    if record.api_type is ApiType.CLASS:
+        return hooked(call, index, shared)
+    return reused(call, index)
+
+
 def _hook_layers(record: Record, tree: ast.Module, shared: frozenset[str]) -> ast.Module:
-    """Wrap every construction of the class API in :data:`LAYER_HOOK` (changes ``tree``)."""
+    """Pass every call of the API through :data:`LAYER_HOOK` (changes ``tree``)."""
     full = _full_names(record)
 
     class Hook(ast.NodeTransformer):
@@ -257,7 +269,7 @@ def _hook_layers(record: Record, tree: ast.Module, shared: frozenset[str]) -> as
             if pycode.dotted_name(node.func) not in full:
                 return node
             self.index += 1
-            return hooked(node, self.index, shared)
+            return _hook(record, node, self.index, shared)
 
     result = Hook().visit(tree)
     ast.fix_missing_locations(result)
@@ -322,6 +334,25 @@ def hooked(construction: ast.expr, index: int, shared: frozenset[str] = frozense
     return ast.Call(ast.Name(LAYER_HOOK, ast.Load()), [construction, ast.Constant(index)], [])
 
 
+def reused(call: ast.expr, index: int) -> ast.expr:
+    """A call of the function API whose arguments are literals and the libraries' own names
+    (``torchvision.models.vgg16(weights=None)``) becomes
+    ``__apimap_layer__.reuse(index, key, function, *args, **kwargs)``: when what it returns is
+    a layer, a job calling it again (the probes of a call) copies the first one instead (a
+    VGG takes a second to build on each side). Any other call is left as it is."""
+    if not isinstance(call, ast.Call) or not all(
+        not isinstance(arg, ast.Starred) and _same_every_run(arg, frozenset()) for arg in call.args
+    ):
+        return call
+    if not all(kw.arg is not None and _same_every_run(kw.value, frozenset()) for kw in call.keywords):
+        return call
+    return ast.Call(
+        ast.Attribute(ast.Name(LAYER_HOOK, ast.Load()), "reuse", ast.Load()),
+        [ast.Constant(index), ast.Constant(ast.unparse(call)), call.func, *call.args],
+        call.keywords,
+    )
+
+
 def _paddle_target(record: Record, variant: str) -> str:
     if variant == "inplace":
         assert record.inplace is not None
@@ -365,7 +396,7 @@ class _Translator(ast.NodeTransformer):
         self.full = _full_names(record)
         self.members = _member_names(record) if _is_member(record) else {}
         self.count = 0
-        self.class_index = 0
+        self.hooks = 0
 
     def _variant(self, node: ast.expr) -> tuple[str, ast.expr | None] | None:
         if not isinstance(node, ast.Attribute):
@@ -402,8 +433,11 @@ class _Translator(ast.NodeTransformer):
                 self.record, self.state, node, variant, receiver, self.naive
             )
         if self.record.api_type is ApiType.CLASS:
-            self.class_index += 1
-            return hooked(translated, self.class_index, self.state.shared)
+            self.hooks += 1
+            return hooked(translated, self.hooks, self.state.shared)
+        if self.record.api_type is ApiType.FUNCTION and receiver is None:
+            self.hooks += 1
+            return reused(translated, self.hooks)
         return translated
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:

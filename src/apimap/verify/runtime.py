@@ -228,6 +228,19 @@ class _Layers:
         self.cache.put(cache_key, layer, self.recorded.get(key))
         return self._use(layer, key)
 
+    def reuse(self, index: int, text: str, function: Any, /, *args: Any, **kwargs: Any) -> Any:
+        """Call ``function(*args, **kwargs)`` (its code is ``text``, its arguments literals), or
+        copy the layer this job's call of the same code returned before; only a layer is kept
+        (anything else is returned as made, and made again by the next call)."""
+        cache_key = ("reuse", text, index)
+        found = self.cache.get(cache_key)
+        if found is not None:
+            return found[0]
+        made = function(*args, **kwargs)
+        if self.side.is_layer(made):
+            self.cache.put(cache_key, made, None)
+        return made
+
     def _weight_labels(self, key: str) -> tuple[str, ...]:
         """The torch weights a paddle object of ``key`` gets (none on the torch side)."""
         if self.torch_weights is None or self.module == "init":
