@@ -142,8 +142,7 @@ def test_function_calls_with_literal_arguments_go_through_the_reuse_hook() -> No
     # a model factory called the same way by every probe is made once per job and copied
     found = derive(VGG, "m = torchvision.models.vgg16()\ny = m(x)")
     assert found.torch.splitlines()[0] == (
-        "m = __apimap_layer__.reuse(1, 'torchvision.models.vgg16()', "
-        "torchvision.models.vgg16)"
+        "m = __apimap_layer__.reuse(1, 'torchvision.models.vgg16()', torchvision.models.vgg16)"
     )
     assert found.paddle.splitlines()[0] == (
         "m = __apimap_layer__.reuse(1, 'paddle.vision.models.vgg16(pretrained=False)', "

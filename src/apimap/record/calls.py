@@ -344,7 +344,9 @@ def reused(call: ast.expr, index: int) -> ast.expr:
         not isinstance(arg, ast.Starred) and _same_every_run(arg, frozenset()) for arg in call.args
     ):
         return call
-    if not all(kw.arg is not None and _same_every_run(kw.value, frozenset()) for kw in call.keywords):
+    if not all(
+        kw.arg is not None and _same_every_run(kw.value, frozenset()) for kw in call.keywords
+    ):
         return call
     return ast.Call(
         ast.Attribute(ast.Name(LAYER_HOOK, ast.Load()), "reuse", ast.Load()),
