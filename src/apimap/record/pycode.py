@@ -38,15 +38,22 @@ def _children(node: ast.AST) -> list[ast.AST]:
     return found
 
 
-def tree_depth(tree: ast.AST, limit: int = MAX_CODE_DEPTH) -> int:
-    """The depth of ``tree`` (without recursion, a level at a time), counted up to
-    ``limit + 1``."""
+def _levels(tree: ast.AST, limit: int) -> tuple[int, list[ast.AST]]:
+    """The depth of ``tree`` counted up to ``limit + 1`` (without recursion, a level at a
+    time) and, when it is within ``limit``, every node in :func:`ast.walk`'s order."""
+    nodes = [tree]
     level = [tree]
     depth = 0
     while level and depth <= limit:
         depth += 1
         level = [child for node in level for child in _children(node)]
-    return depth
+        nodes += level
+    return depth, nodes
+
+
+def tree_depth(tree: ast.AST, limit: int = MAX_CODE_DEPTH) -> int:
+    """The depth of ``tree``, counted up to ``limit + 1``."""
+    return _levels(tree, limit)[0]
 
 
 def walk(tree: ast.AST) -> list[ast.AST]:
@@ -60,8 +67,11 @@ def walk(tree: ast.AST) -> list[ast.AST]:
     return nodes
 
 
-def parse(source: str, mode: Literal["exec", "eval"] = "exec") -> ast.AST:
-    """The syntax tree of ``source``; raises :class:`SyntaxError` for anything else."""
+def parse_walked(
+    source: str, mode: Literal["exec", "eval"] = "exec"
+) -> tuple[ast.AST, list[ast.AST]]:
+    """The syntax tree of ``source`` and its nodes as :func:`walk` lists them (the depth
+    check visits them anyway); raises :class:`SyntaxError` for anything else."""
     if len(source) > MAX_CODE_CHARS:
         raise CodeTooComplex(f"代码超过 {MAX_CODE_CHARS} 个字符 (code too long)")
     try:
@@ -72,9 +82,15 @@ def parse(source: str, mode: Literal["exec", "eval"] = "exec") -> ast.AST:
         raise CodeTooComplex(
             f"{type(exc).__name__}：代码嵌套过深或过于复杂 (too deeply nested or complex)"
         ) from None
-    if tree_depth(tree) > MAX_CODE_DEPTH:
+    depth, nodes = _levels(tree, MAX_CODE_DEPTH)
+    if depth > MAX_CODE_DEPTH:
         raise CodeTooComplex(f"代码嵌套超过 {MAX_CODE_DEPTH} 层 (nested too deeply)")
-    return tree
+    return tree, nodes
+
+
+def parse(source: str, mode: Literal["exec", "eval"] = "exec") -> ast.AST:
+    """The syntax tree of ``source``; raises :class:`SyntaxError` for anything else."""
+    return parse_walked(source, mode)[0]
 
 
 def parse_module(source: str) -> ast.Module:

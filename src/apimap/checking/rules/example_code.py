@@ -44,7 +44,7 @@ from enum import StrEnum
 
 from apimap.checking.context import RecordContext
 from apimap.checking.rules.base import Finding
-from apimap.checking.rules.catalog.am232_example_python import parse_code
+from apimap.checking.rules.catalog.am232_example_python import walked_code
 from apimap.record import derived, pycode
 from apimap.record.location import Path
 from apimap.record.model import Record, TextRole
@@ -216,31 +216,31 @@ def record_issues(ctx: RecordContext) -> list[tuple[Path, Issue]]:
     )
 
 
-def _tree(source: str, expression: bool) -> ast.AST | None:
+def _nodes(source: str, expression: bool) -> list[ast.AST] | None:
+    """The nodes of the code's syntax tree in :func:`~apimap.record.pycode.walk`'s order;
+    ``None`` when it does not parse."""
     if expression:
         try:
-            return pycode.parse(source, "eval")
+            return pycode.parse_walked(source, "eval")[1]
         except SyntaxError:
             return None
-    tree = parse_code(source)
-    return None if isinstance(tree, SyntaxError) else tree
+    return walked_code(source)
 
 
 def issues(piece: Piece) -> list[Issue]:
     """What ``piece`` may not do, in source order (code that does not parse has none here:
     AM232 and AM221 report it)."""
-    tree = _tree(piece.source, piece.expression)
-    if tree is None:
+    nodes = _nodes(piece.source, piece.expression)
+    if nodes is None:
         return []
     temporary: frozenset[str] = frozenset()
     defined = piece.defined
     if piece.setup is not None:
-        setup = _tree(piece.setup, False)
+        setup = _nodes(piece.setup, False)
         if setup is not None:
-            before = _Scope(pycode.walk(setup), frozenset(), defined)
+            before = _Scope(setup, frozenset(), defined)
             temporary = before.temporary
             defined |= frozenset(before.assigned)
-    nodes = pycode.walk(tree)
     scope = _Scope(nodes, temporary, defined)
     lines = piece.source.split("\n")
     found = [_in_characters(issue, lines) for issue in _Checker(scope).run(nodes)]

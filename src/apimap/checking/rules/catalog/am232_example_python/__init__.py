@@ -15,15 +15,29 @@ from apimap.record.model import TextRole
 
 
 @lru_cache(maxsize=8192)
+def _parsed(source: str) -> tuple[ast.Module, list[ast.AST]] | SyntaxError:
+    try:
+        tree, nodes = pycode.parse_walked(source)
+    except SyntaxError as exc:
+        return exc
+    assert isinstance(tree, ast.Module)
+    return tree, nodes
+
+
 def parse_code(source: str) -> ast.Module | SyntaxError:
     """The snippet's syntax tree, or the syntax error (never an exception of the parser).
 
     The tree is shared by every rule that reads the snippet: it must not be changed.
     """
-    try:
-        return pycode.parse_module(source)
-    except SyntaxError as exc:
-        return exc
+    parsed = _parsed(source)
+    return parsed if isinstance(parsed, SyntaxError) else parsed[0]
+
+
+def walked_code(source: str) -> list[ast.AST] | None:
+    """The nodes of the snippet's shared tree (:func:`parse_code`) in
+    :func:`~apimap.record.pycode.walk`'s order; ``None`` when it does not parse."""
+    parsed = _parsed(source)
+    return None if isinstance(parsed, SyntaxError) else parsed[1]
 
 
 def check(ctx: RecordContext) -> Iterator[Finding]:
