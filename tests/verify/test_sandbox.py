@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -38,11 +38,15 @@ class Ended:
 
 
 def run(
-    script: str, work: Path, limits: Limits | None = None, python: str = sys.executable
+    script: str,
+    work: Path,
+    limits: Limits | None = None,
+    python: str = sys.executable,
+    readable: tuple[str, ...] = (),
 ) -> Ended:
-    """``python -c script`` in the sandbox, in ``work``."""
+    """``python -c script`` in the sandbox, in ``work`` (``readable``: directories shown)."""
     work.mkdir(exist_ok=True)
-    box = detect(limits)
+    box = replace(detect(limits), readable=readable)
     began = time.monotonic()
     started = box.start(
         [python, "-c", script],
@@ -258,3 +262,21 @@ def test_an_environment_under_tmp_stays_visible(isolated: None, tmp_path: Path) 
     script = f"import os; print(os.path.exists({str(secret)!r}))"
     ended = run(script, tmp_path / "work", python=python)
     assert (ended.status, ended.out.strip(), ended.err) == (0, "False", "")
+
+
+def test_the_runs_weights_directory_is_readable_and_nothing_else_of_tmp(
+    isolated: None, tmp_path: Path
+) -> None:
+    # paddle workers read the weights torch jobs made from the run's directory under /tmp
+    shared = tmp_path / "weights"
+    shared.mkdir()
+    (shared / "0.bin").write_bytes(b"ab")
+    (tmp_path / "secret.txt").write_text("x", encoding="utf-8")
+    script = (
+        f"print(open({str(shared / '0.bin')!r}, 'rb').read(), "
+        f"os.path.exists({str(tmp_path / 'secret.txt')!r}))\n"
+        f"open({str(shared / 'new.bin')!r}, 'wb')\n"
+    )
+    ended = run("import os\n" + script, tmp_path / "work", readable=(str(shared),))
+    assert ended.out.strip() == "b'ab' False", ended
+    assert "Read-only file system" in ended.err  # read, never written

@@ -10,6 +10,7 @@ paddle side of a record can start as soon as its torch side is done.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import itertools
 import os
@@ -20,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,7 @@ import apimap
 from apimap.record import phrases
 from apimap.verify.protocol import decode, encode
 from apimap.verify.sandbox import Sandbox
+from apimap.verify.weight_files import FILES_KEY, SIZES_KEY, SpilledWeights, WeightFiles
 
 STARTUP_TIMEOUT = 300.0
 """Seconds a worker may take to import its library (slow disks, busy machines)."""
@@ -107,7 +110,11 @@ def worker_environment(home: str) -> dict[str, str]:
 class Worker:
     """One worker process and the pipes to it."""
 
-    def __init__(self, python: str, side: str, sandbox: Sandbox) -> None:
+    def __init__(
+        self, python: str, side: str, sandbox: Sandbox, weights: WeightFiles | None = None
+    ) -> None:
+        self.weights = weights
+        """Where the weights a result carries are written (``None``: kept in the result)."""
         self.directory = tempfile.TemporaryDirectory(prefix="apimap-verify-")
         self.stderr_path = Path(self.directory.name) / "stderr.log"
         self.stderr: IO[bytes] = self.stderr_path.open("wb")
@@ -159,9 +166,66 @@ class Worker:
                 return JobResult(job.id, timed_out=True, seconds=hung)
             return JobResult(job.id, crashed=self.stderr_tail(), seconds=seconds)
         message = decode(line)
+        sizes = message.pop(SIZES_KEY, None)
+        if isinstance(sizes, dict) and sizes:
+            received = self._receive(sizes, started + timeout)
+            seconds = time.monotonic() - started
+            if received is None:
+                return JobResult(job.id, timed_out=True, seconds=seconds)
+            if not isinstance(received, dict):
+                return JobResult(job.id, crashed=self.stderr_tail(), seconds=seconds)
+            message.update(received)
         if "error" in message:
             return JobResult(job.id, error=str(message["error"]), seconds=seconds)
         return JobResult(job.id, message, seconds=seconds)
+
+    def _receive(self, sizes: dict[str, Any], deadline: float) -> dict[str, Any] | bool | None:
+        """The raw weights that follow a result's line (:mod:`weight_files`), streamed into
+        files (``{FILES_KEY: ...}``) or, without a directory for them, kept as base64
+        (``{"blobs": ...}``); ``None`` at the deadline, ``False`` at the end of the output."""
+        files: dict[str, str] = {}
+        kept: dict[str, str] = {}
+        for label, size in sizes.items():
+            if not isinstance(size, int) or size < 0:
+                return False
+            if self.weights is None:
+                data = bytearray()
+                done = self._read_exact(size, deadline, data.extend)
+                kept[str(label)] = base64.b64encode(data).decode("ascii")
+            else:
+                path = self.weights.new_file()
+                with open(path, "wb") as sink:
+                    done = self._read_exact(size, deadline, sink.write)
+                files[str(label)] = path
+            if done is not True:
+                SpilledWeights(files)  # removes what was written
+                return done
+        return {FILES_KEY: SpilledWeights(files)} if self.weights is not None else {"blobs": kept}
+
+    def _read_exact(
+        self, size: int, deadline: float, write: Callable[[bytes], object]
+    ) -> bool | None:
+        """Pass the next ``size`` bytes of the output to ``write``; ``None`` at the deadline,
+        ``False`` at the end of the output."""
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        ahead = bytes(self._buffer[:size])
+        del self._buffer[: len(ahead)]
+        write(ahead)
+        remaining = size - len(ahead)
+        while remaining > 0:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            readable, _, _ = select.select([fd], [], [], left)
+            if not readable:
+                return None
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                return False
+            write(chunk)
+            remaining -= len(chunk)
+        return True
 
     def _read_line(self, deadline: float) -> bytes | None:
         """The next line; ``b""`` at end of file; ``None`` at the deadline.
@@ -273,9 +337,15 @@ class WorkerPool:
         timeout: float,
         sandbox: Sandbox,
         startup_timeout: float = STARTUP_TIMEOUT,
+        weights: WeightFiles | None = None,
+        slots: threading.Semaphore | None = None,
     ) -> None:
         self.python = python
         self.side = side
+        self.weights = weights
+        self.slots = slots
+        """Shared by the pools of one run: how many jobs run at once in all of them (their
+        workers share the CPUs; a run's time limit is wall-clock time)."""
         self.size = max(1, size)
         self.timeout = timeout
         self.sandbox = sandbox
@@ -291,7 +361,7 @@ class WorkerPool:
         self._lock = threading.Lock()
 
     def _start_worker(self) -> Worker:
-        worker = Worker(self.python, self.side, self.sandbox)
+        worker = Worker(self.python, self.side, self.sandbox, self.weights)
         with self._lock:
             self.started += 1
         try:
@@ -348,7 +418,8 @@ class WorkerPool:
             try:
                 if worker is None:
                     worker = self._start_worker()
-                result = worker.run(job, job.timeout or self.timeout)
+                with self.slots or contextlib.nullcontext():
+                    result = worker.run(job, job.timeout or self.timeout)
                 if result.timed_out or result.crashed is not None:
                     worker.kill()
                     worker = None

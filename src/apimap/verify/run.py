@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -72,6 +72,7 @@ from apimap.verify.plan import RecordPlan, RunSpec, plan
 from apimap.verify.pool import Job, JobResult, WorkerPool
 from apimap.verify.runtime import RUN_SECONDS, labels
 from apimap.verify.sandbox import Sandbox, detect
+from apimap.verify.weight_files import FILES_KEY, WeightFiles, spilled
 
 DEFAULT_TIMEOUT = 120.0
 """Seconds the jobs of one record may take on one side (calls, probes and examples together)."""
@@ -240,6 +241,12 @@ class _Pools:
         self.result = result
         self.known = environments()
         self.pools: dict[str, WorkerPool] = {}
+        self.weights = WeightFiles()
+        self.slots = threading.Semaphore(size)
+        """Jobs running at once across the pools: one per worker of a pool. A matrix run
+        has five pools; with all their workers busy at once on a few CPUs, a heavy run took
+        several times its own time and met its limit."""
+        self.sandbox = replace(sandbox, readable=(*sandbox.readable, self.weights.path))
         self.run_seconds = min(RUN_SECONDS, timeout / 2)
         """Each run's own limit (Python code is interrupted; the job's timeout stops the rest)."""
 
@@ -256,7 +263,13 @@ class _Pools:
             environment = self.known[name]
             assert environment.python is not None
             pool = WorkerPool(
-                environment.python, environment.side, self.size, self.timeout, self.sandbox
+                environment.python,
+                environment.side,
+                self.size,
+                self.timeout,
+                self.sandbox,
+                weights=self.weights,
+                slots=self.slots,
             )
             try:
                 versions = pool.start()
@@ -284,6 +297,7 @@ class _Pools:
             self.result.workers += pool.started
             pool.close()
         self.pools = {}
+        self.weights.close()
 
 
 BATCH_RUNS = 16
@@ -368,17 +382,16 @@ def _weights(outcome: Any) -> dict[str, Any] | None:
 
 
 def _paddle_job(job_id: int, specs: list[dict[str, Any]], torch_result: JobResult) -> Job:
-    """The paddle side of ``specs`` with the weights they copy from the torch job, each
-    array once (see :class:`~apimap.verify.runtime.WeightStore`)."""
-    made = torch_result.data.get("blobs") if torch_result.data else None
-    blobs = made if isinstance(made, dict) else {}
+    """The paddle side of ``specs`` with the files of the weights they copy from the torch
+    job, each array once (see :class:`~apimap.verify.runtime.WeightStore`)."""
+    files = spilled(torch_result.data)
     wanted = set().union(*(labels(spec.get("weights") or {}) for spec in specs))
     return Job(
         job_id,
         "runs",
         {
             "runs": specs,
-            "blobs": {label: blobs[label] for label in sorted(wanted) if label in blobs},
+            FILES_KEY: {label: files[label] for label in sorted(wanted) if label in files},
         },
     )
 

@@ -98,9 +98,14 @@ class WeightStore:
     and again, and a VGG's weights are half a gigabyte: without the store, a job's result
     held them once per run (a dozen times), and the parent ran out of memory."""
 
-    def __init__(self, encoded: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, encoded: dict[str, str] | None = None, files: dict[str, str] | None = None
+    ) -> None:
         self.encoded: dict[str, str] = dict(encoded or {})
         """Label -> an array's bytes in base64: what the job brought and what it made."""
+        self.files: dict[str, str] = dict(files or {})
+        """Label -> the file holding an array's bytes (a paddle job's torch weights, see
+        :mod:`apimap.verify.weight_files`)."""
         self._labels: dict[str, str] = {}
         """The bytes of each array this job's runs recorded -> its label."""
         self._arrays: dict[tuple[str, str, tuple[int, ...]], Any] = {}
@@ -131,9 +136,13 @@ class WeightStore:
         key = (str(item["blob"]), str(item["storage"]), tuple(item["shape"]))
         if key not in self._arrays:
             data = self.encoded.get(key[0])
-            if data is None:
+            file = self.files.get(key[0])
+            if data is not None:
+                self._arrays[key] = values.decode_array({**item, "data": data})
+            elif file is not None:
+                self._arrays[key] = values.read_array(file, item)
+            else:
                 raise KeyError(f"权重 {key[0]} 不在本次任务中 (weights missing from the job)")
-            self._arrays[key] = values.decode_array({**item, "data": data})
         return self._arrays[key]
 
 

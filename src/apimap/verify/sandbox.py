@@ -92,7 +92,9 @@ def _kept(argv: list[str]) -> list[str]:
     return [arg for path in kept for arg in ("--ro-bind", path, path)]
 
 
-def _bwrap(directory: str, argv: list[str] | None = None) -> list[str]:
+def _bwrap(
+    directory: str, argv: list[str] | None = None, readable: tuple[str, ...] = ()
+) -> list[str]:
     hidden = ["--tmpfs", "/run"]
     if os.path.isdir("/var/run") and not os.path.islink("/var/run"):
         hidden += ["--tmpfs", "/var/run"]
@@ -105,6 +107,7 @@ def _bwrap(directory: str, argv: list[str] | None = None) -> list[str]:
         *read_only,
         "--tmpfs", "/tmp",
         *_kept(argv or []),
+        *[arg for path in readable for arg in ("--ro-bind", path, path)],
         *hidden,
         "--bind", directory, directory,
         "--chdir", directory,
@@ -143,11 +146,14 @@ class Sandbox:
     pids: PidsHierarchy | None = None
     """Where each worker gets its own ``pids`` cgroup, when this process may make one."""
     warnings: list[str] = field(default_factory=list)
+    readable: tuple[str, ...] = ()
+    """Directories a worker may read although they lie under ``/tmp`` (the weights torch
+    jobs made, which paddle jobs copy)."""
 
     def command(self, argv: list[str], directory: str) -> list[str]:
         """``argv`` wrapped in the isolation this machine offers."""
         if self.isolation == "bwrap":
-            return [*_bwrap(directory, argv), *argv]
+            return [*_bwrap(directory, argv, self.readable), *argv]
         if self.isolation == "unshare":
             return ["unshare", "--net", "--", *argv]
         return argv

@@ -161,6 +161,15 @@ def decode_array(value: dict[str, Any]) -> Any:
     return np.frombuffer(raw, dtype=storage).reshape(value["shape"])
 
 
+def read_array(path: str, value: dict[str, Any]) -> Any:
+    """The array ``value`` describes (its ``storage`` and ``shape``) from the raw bytes in
+    the file at ``path``."""
+    storage = np.dtype(value["storage"])
+    if storage.hasobject:
+        raise ValueError("object arrays are not accepted")
+    return np.fromfile(path, dtype=storage).reshape(value["shape"])
+
+
 def _scalar(value: dict[str, Any]) -> Any:
     kind = value["t"]
     if kind == "int":

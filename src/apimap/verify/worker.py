@@ -22,6 +22,7 @@ from apimap.verify import apis, ranked, runtime
 from apimap.verify.network import disable_network
 from apimap.verify.protocol import decode, encode
 from apimap.verify.sides import Side, load
+from apimap.verify.weight_files import FILES_KEY, raw_blobs
 
 
 def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def handle(job: dict[str, Any], side: Side) -> dict[str, Any]:
     if kind == "check":
         result = apis.check(payload)
     elif kind == "runs":
-        store = runtime.WeightStore(payload.get("blobs"))
+        store = runtime.WeightStore(payload.get("blobs"), payload.get(FILES_KEY))
         cache = runtime.BuildCache()
         result = {
             "runs": [
@@ -62,18 +63,29 @@ def main(argv: list[str]) -> int:
     try:
         side = load(argv[0] if argv else "")
     except Exception as exc:
-        channel.write(encode({"ready": False, "error": f"{type(exc).__name__}: {exc}"}))
+        _write_all(channel, encode({"ready": False, "error": f"{type(exc).__name__}: {exc}"}))
         return 1
     disable_network()
-    channel.write(encode({"ready": True, "versions": side.versions}))
+    _write_all(channel, encode({"ready": True, "versions": side.versions}))
     for line in sys.stdin.buffer:
         job = decode(line)
         try:
             result = handle(job, side)
         except Exception as exc:  # a bug in apimap, reported for this job only
             result = {"id": job.get("id"), "error": f"{type(exc).__name__}: {exc}"}
-        channel.write(encode(result))
+        raw = raw_blobs(result)
+        _write_all(channel, encode(result))
+        for data in raw:  # the weights follow their result's line, raw (see weight_files)
+            _write_all(channel, data)
     return 0
+
+
+def _write_all(channel: BinaryIO, data: bytes) -> None:
+    """Write every byte: an unbuffered write to a pipe may take only part of a large one."""
+    view = memoryview(data)
+    while view:
+        written = channel.write(view)
+        view = view[written or 0 :]
 
 
 if __name__ == "__main__":
