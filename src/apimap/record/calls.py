@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -84,10 +84,14 @@ class Derived:
     """Names every run of the call binds the same way (its setup's, when the setup does not
     use the inputs): a construction from them and literals can be copied between runs."""
 
+    hooked: Callable[[], ast.Module] | None = None
+    """Makes the torch tree with :data:`LAYER_HOOK` around the API's calls (only verify runs
+    the code, so the check never pays for it)."""
+
     @cached_property
     def torch(self) -> str:
-        """The torch code (with construction hooks for class APIs)."""
-        return ast.unparse(self.torch_tree)
+        """The torch code (with the layer hooks, see :attr:`hooked`)."""
+        return ast.unparse(self.torch_tree if self.hooked is None else self.hooked())
 
     @cached_property
     def paddle(self) -> str:
@@ -176,8 +180,7 @@ def derive(
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
     if record.api_type in _HOOKED:
-        state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
-    ast.fix_missing_locations(paddle_tree)
+        state.hooked = lambda: _hook_layers(record, parse_call(code), state.shared)
     state.paddle_tree = paddle_tree
     return state
 
@@ -196,8 +199,7 @@ def drop_in(record: Record, code: str, api: str, shared: frozenset[str] = frozen
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
     if record.api_type in _HOOKED:
-        state.torch_tree = _hook_layers(record, parse_call(code), state.shared)
-    ast.fix_missing_locations(paddle_tree)
+        state.hooked = lambda: _hook_layers(record, parse_call(code), state.shared)
     state.paddle_tree = paddle_tree
     return state
 
@@ -272,7 +274,6 @@ def _hook_layers(record: Record, tree: ast.Module, shared: frozenset[str]) -> as
             return _hook(record, node, self.index, shared)
 
     result = Hook().visit(tree)
-    ast.fix_missing_locations(result)
     assert isinstance(result, ast.Module)
     return result
 
