@@ -155,8 +155,7 @@ def _check_jobs(jobs: list[Job], rules: Sequence[Rule], processes: int | None) -
     processes = processes or os.cpu_count() or 1
     fork = "fork" in multiprocessing.get_all_start_methods()
     if processes <= 1 or len(jobs) < PARALLEL_THRESHOLD or not fork:
-        with _without_cycle_collection():
-            return [check_source(d, raw, rules, rel, stamp) for d, raw, rel, stamp in jobs]
+        return [check_source(d, raw, rules, rel, stamp) for d, raw, rel, stamp in jobs]
     _worker_rules = rules  # inherited by the forked workers
     context = multiprocessing.get_context("fork")
     with context.Pool(processes, initializer=_start_worker) as pool:
@@ -305,6 +304,19 @@ def run_check(
     """Check every record file below ``paths``, in ``jobs`` processes (default: one per core).
     With ``pending`` :attr:`Pending.NOTICE` (a pull request), a missing or stale stamp is a
     notice instead of an error."""
+    with _without_cycle_collection():
+        return _run_check(paths, select, ignore, allowlist, cache_dir, jobs, pending)
+
+
+def _run_check(
+    paths: Sequence[Path],
+    select: set[str] | None,
+    ignore: set[str] | None,
+    allowlist: Allowlist | None,
+    cache_dir: Path | None,
+    jobs: int | None,
+    pending: Pending,
+) -> CheckResult:
     record_rules = selected(RECORD_RULES, select, ignore)
     corpus_rules = selected(CORPUS_RULES, select, ignore)
     rules_key = ",".join(rule.code for rule in record_rules)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -180,7 +181,7 @@ def derive(
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
     if record.api_type in _HOOKED:
-        state.hooked = lambda: _hook_layers(record, parse_call(code), state.shared)
+        state.hooked = functools.partial(_hooked_tree, record, code, state.shared)
     state.paddle_tree = paddle_tree
     return state
 
@@ -199,7 +200,7 @@ def drop_in(record: Record, code: str, api: str, shared: frozenset[str] = frozen
     if translator.count == 0:
         raise CallError(f"没有调用 `{record.torch_api}` (the code does not use the API)")
     if record.api_type in _HOOKED:
-        state.hooked = lambda: _hook_layers(record, parse_call(code), state.shared)
+        state.hooked = functools.partial(_hooked_tree, record, code, state.shared)
     state.paddle_tree = paddle_tree
     return state
 
@@ -256,6 +257,12 @@ def _hook(record: Record, call: ast.Call, index: int, shared: frozenset[str]) ->
     if record.api_type is ApiType.CLASS:
         return hooked(call, index, shared)
     return reused(call, index)
+
+
+def _hooked_tree(record: Record, code: str, shared: frozenset[str]) -> ast.Module:
+    """The call's torch tree with the layer hooks (a function of the call's text, so that the
+    derived call holds no reference back to itself)."""
+    return _hook_layers(record, parse_call(code), shared)
 
 
 def _hook_layers(record: Record, tree: ast.Module, shared: frozenset[str]) -> ast.Module:
