@@ -83,12 +83,11 @@ BEFORE_STAMPING = tuple(rule for rule in RECORD_RULES if rule not in (STAMP, PAR
 
 
 SLOWEST_SHOWN = 5
+"""How many of the slowest records a verification names."""
 RECORDS_IN_FLIGHT = 8
 """Records whose jobs are queued at a time, in the order they are judged: a record's jobs are
 submitted as an earlier one is judged and let go, so the verifying process holds the results of
-this many records at most (a model record's weights travel with its results; submitting the
-whole corpus at once held gigabytes)."""
-"""How many of the slowest records a verification names."""
+this many records at most, and the weight files of their models (see :mod:`weight_files`)."""
 
 
 @dataclass
