@@ -38,7 +38,9 @@ def main(sizes: list[int]) -> None:
     """Measure and print the figures."""
     for megabytes in sizes:
         seconds = read_seconds(megabytes * 1_000_000)
-        print(f"{megabytes:5d} MB line: {seconds:6.2f} s ({seconds * 100 / megabytes:.2f} s per 100 MB)")
+        print(
+            f"{megabytes:5d} MB line: {seconds:6.2f} s ({seconds * 100 / megabytes:.2f} s per 100 MB)"
+        )
 
 
 if __name__ == "__main__":
