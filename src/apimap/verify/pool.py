@@ -39,6 +39,8 @@ STDERR_TAIL = 400
 WATCHDOG = re.compile(rb"Timeout \((\d+):(\d+):(\d+)(?:\.\d+)?\)!")
 """What faulthandler's watchdog writes before it ends a worker whose run hung in native code
 (:data:`apimap.verify.runtime.HANG_GRACE`)."""
+CHUNK = 1 << 20
+"""The most bytes read from a worker's output at a time."""
 WATCHDOG_TAIL = 64 * 1024
 """How much of a worker's stderr to search for it (the tracebacks of every thread follow)."""
 
@@ -207,25 +209,30 @@ class Worker:
     ) -> bool | None:
         """Pass the next ``size`` bytes of the output to ``write``; ``None`` at the deadline,
         ``False`` at the end of the output."""
-        assert self.process.stdout is not None
-        fd = self.process.stdout.fileno()
         ahead = bytes(self._buffer[:size])
         del self._buffer[: len(ahead)]
         write(ahead)
         remaining = size - len(ahead)
         while remaining > 0:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            chunk = self._next_chunk(deadline, min(remaining, CHUNK))
+            if chunk is None:
                 return None
-            readable, _, _ = select.select([fd], [], [], left)
-            if not readable:
-                return None
-            chunk = os.read(fd, min(remaining, 1 << 20))
             if not chunk:
                 return False
             write(chunk)
             remaining -= len(chunk)
         return True
+
+    def _next_chunk(self, deadline: float, most: int = CHUNK) -> bytes | None:
+        """What the worker writes next (at most ``most`` bytes); ``b""`` at the end of its
+        output, ``None`` at the deadline."""
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        readable, _, _ = select.select([fd], [], [], remaining)
+        return os.read(fd, most) if readable else None
 
     def _read_line(self, deadline: float) -> bytes | None:
         """The next line; ``b""`` at end of file; ``None`` at the deadline.
@@ -233,19 +240,11 @@ class Worker:
         A result may be hundreds of megabytes (a large layer's weights) arriving in pipe-sized
         chunks: only each new chunk is searched for the end of the line, and the chunks are
         appended to one growing buffer, so reading stays linear in the line's length."""
-        assert self.process.stdout is not None
-        fd = self.process.stdout.fileno()
         end = self._buffer.find(b"\n")
         while end < 0:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            readable, _, _ = select.select([fd], [], [], remaining)
-            if not readable:
-                return None
-            chunk = os.read(fd, 1 << 20)
+            chunk = self._next_chunk(deadline)
             if not chunk:
-                return b""
+                return chunk  # the deadline (None) or the end of the output (b"")
             found = chunk.find(b"\n")
             if found >= 0:
                 end = len(self._buffer) + found
