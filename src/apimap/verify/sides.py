@@ -66,16 +66,20 @@ class Side:
         return {"np": self.np, self.name: self.lib, **self.extras}
 
     def reset(self, seed: int, rank: int | None = None) -> None:
-        """Fix every seed; float32 default dtype; gradients on. The ranks of a process group
-        share the libraries' and NumPy's seeds but each draws its own Python ``random``
-        numbers, as separate processes do: libraries pick ports and file names with them
-        (paddle 3.0.0's RPC gave both ranks the same port)."""
+        """Fix every seed; float32 default dtype; gradients on; torch's distributions check
+        their arguments (the default, which the first use of ``torch.compile`` in a process
+        switches off for good: a worker that had run a compile record let later records'
+        invalid probabilities through). The ranks of a process group share the libraries'
+        and NumPy's seeds but each draws its own Python ``random`` numbers, as separate
+        processes do: libraries pick ports and file names with them (paddle 3.0.0's RPC gave
+        both ranks the same port)."""
         random.seed(seed + (rank or 0))
         self.np.random.seed(seed)
         if self.name == "torch":
             self.lib.manual_seed(seed)
             self.lib.set_default_dtype(self.lib.float32)
             self.lib.set_grad_enabled(True)
+            self.lib.distributions.Distribution.set_default_validate_args(__debug__)
         else:
             self.lib.seed(seed)
             self.lib.set_default_dtype("float32")
