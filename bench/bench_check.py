@@ -27,7 +27,7 @@ from pathlib import Path
 import yaml
 
 from apimap.checking.diagnostics import Severity
-from apimap.checking.rules.catalog.am232_example_python import parse_code
+from apimap.checking.rules.catalog.am232_example_python import parsed_code
 from apimap.checking.runner import iter_record_files, run_check
 from apimap.record.signature import parse_signature
 
@@ -85,7 +85,7 @@ def main(count: int = 2500, repeat: int = 5) -> None:
 
         def cold(jobs: int | None = None) -> None:
             parse_signature.cache_clear()
-            parse_code.cache_clear()
+            parsed_code.cache_clear()
             result = run_check([mappings], cache_dir=None, jobs=jobs)
             assert not result.count(Severity.ERROR), result.diagnostics[:3]
 

@@ -65,7 +65,7 @@ def run(
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
         stderr = err.read().decode("utf-8", "replace")
-    summary = [line for line in stdout.splitlines() if line.startswith("(verified")]
+    summary = [line.strip() for line in stdout.splitlines() if "(verified" in line]
     if process.returncode < 0:
         summary = [f"ended by signal {-process.returncode} (out of memory?)"]
     return seconds, (summary or [stderr.strip()[-200:]])[-1], peak // 1024

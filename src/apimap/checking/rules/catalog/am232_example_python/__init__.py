@@ -15,7 +15,9 @@ from apimap.record.model import TextRole
 
 
 @lru_cache(maxsize=8192)
-def _parsed(source: str) -> tuple[ast.Module, list[ast.AST]] | SyntaxError:
+def parsed_code(source: str) -> tuple[ast.Module, list[ast.AST]] | SyntaxError:
+    """The snippet's tree and its nodes in :func:`~apimap.record.pycode.walk`'s order, or the
+    syntax error; one entry per distinct snippet (see :func:`parse_code`)."""
     try:
         tree, nodes = pycode.parse_walked(source)
     except SyntaxError as exc:
@@ -29,14 +31,14 @@ def parse_code(source: str) -> ast.Module | SyntaxError:
 
     The tree is shared by every rule that reads the snippet: it must not be changed.
     """
-    parsed = _parsed(source)
+    parsed = parsed_code(source)
     return parsed if isinstance(parsed, SyntaxError) else parsed[0]
 
 
 def walked_code(source: str) -> list[ast.AST] | None:
     """The nodes of the snippet's shared tree (:func:`parse_code`) in
     :func:`~apimap.record.pycode.walk`'s order; ``None`` when it does not parse."""
-    parsed = _parsed(source)
+    parsed = parsed_code(source)
     return None if isinstance(parsed, SyntaxError) else parsed[1]
 
 
