@@ -75,6 +75,16 @@ def test_docstring_defaults_python_cannot_express() -> None:
     )
 
 
+def test_a_docstring_default_python_cannot_express_is_not_read(
+    torch_side: Side, paddle_side: Side
+) -> None:
+    # torch's docstring writes range(start=0, end, ...), but torch.range(4) raises: no default
+    docstrings = [text for source, text in _texts("torch.range") if source == "docstring"]
+    assert docstrings and all(
+        text.startswith("torch.range(start, end, step=1") for text in docstrings
+    )
+
+
 def test_paddle_signature_and_method(torch_side: Side, paddle_side: Side) -> None:
     assert _texts("paddle.abs") == [("inspect", "paddle.abs(x, name=None, *, out=None)")]
     assert _texts("paddle.Tensor.reshape") == [

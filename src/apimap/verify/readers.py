@@ -265,11 +265,13 @@ def _from_docstring(resolved: Resolved, namespaces: Namespaces) -> Iterator[Real
     if not isinstance(doc, str):
         return
     for params in docstring_signature_lines(doc):
+        # without the defaults Python cannot express (``range(start=0, end)``: the record
+        # parser accepts them, but ``torch.range(4)`` raises, so ``start`` has none)
         try:
-            parsed = parse_signature(f"{resolved.api}{params}")
+            parsed = parse_signature(f"{resolved.api}{without_leading_defaults(params)}")
         except SignatureError:
             try:
-                parsed = parse_signature(f"{resolved.api}{without_leading_defaults(params)}")
+                parsed = parse_signature(f"{resolved.api}{params}")
             except SignatureError:
                 continue
         yield RealSignature(
