@@ -253,7 +253,7 @@ _HOOKED = frozenset({ApiType.CLASS, ApiType.FUNCTION})
 (:func:`hooked`), a function's calls with literal arguments (:func:`reused`)."""
 
 
-def _hook(record: Record, call: ast.Call, index: int, shared: frozenset[str]) -> ast.expr:
+def _hook(record: Record, call: ast.expr, index: int, shared: frozenset[str]) -> ast.expr:
     if record.api_type is ApiType.CLASS:
         return hooked(call, index, shared)
     return reused(call, index)
@@ -317,22 +317,20 @@ def _same_every_run(node: ast.expr, shared: frozenset[str]) -> bool:
     return True
 
 
+def _arguments_same_every_run(call: ast.Call, shared: frozenset[str]) -> bool:
+    """Every argument of ``call`` is :func:`_same_every_run` (none starred or ``**``-spread)."""
+    return all(
+        not isinstance(arg, ast.Starred) and _same_every_run(arg, shared) for arg in call.args
+    ) and all(kw.arg is not None and _same_every_run(kw.value, shared) for kw in call.keywords)
+
+
 def hooked(construction: ast.expr, index: int, shared: frozenset[str] = frozenset()) -> ast.expr:
     """A construction of the class API passed through :data:`LAYER_HOOK`. One whose arguments
     are the same in every run (:func:`_same_every_run`) becomes
     ``__apimap_layer__.build(index, key, Class, *args, **kwargs)``,
     so that a job building it again (the probes of a call) copies the first object instead
     (a VGG takes seconds to build); any other becomes ``__apimap_layer__(Class(...), index)``."""
-    if (
-        isinstance(construction, ast.Call)
-        and all(
-            not isinstance(arg, ast.Starred) and _same_every_run(arg, shared)
-            for arg in construction.args
-        )
-        and all(
-            kw.arg is not None and _same_every_run(kw.value, shared) for kw in construction.keywords
-        )
-    ):
+    if isinstance(construction, ast.Call) and _arguments_same_every_run(construction, shared):
         key = ast.unparse(construction)
         return ast.Call(
             ast.Attribute(ast.Name(LAYER_HOOK, ast.Load()), "build", ast.Load()),
@@ -348,13 +346,7 @@ def reused(call: ast.expr, index: int) -> ast.expr:
     ``__apimap_layer__.reuse(index, key, function, *args, **kwargs)``: when what it returns is
     a layer, a job calling it again (the probes of a call) copies the first one instead (a
     VGG takes a second to build on each side). Any other call is left as it is."""
-    if not isinstance(call, ast.Call) or not all(
-        not isinstance(arg, ast.Starred) and _same_every_run(arg, frozenset()) for arg in call.args
-    ):
-        return call
-    if not all(
-        kw.arg is not None and _same_every_run(kw.value, frozenset()) for kw in call.keywords
-    ):
+    if not isinstance(call, ast.Call) or not _arguments_same_every_run(call, frozenset()):
         return call
     return ast.Call(
         ast.Attribute(ast.Name(LAYER_HOOK, ast.Load()), "reuse", ast.Load()),
@@ -442,12 +434,10 @@ class _Translator(ast.NodeTransformer):
             translated = _translate_call(
                 self.record, self.state, node, variant, receiver, self.naive
             )
-        if self.record.api_type is ApiType.CLASS:
+        kind = self.record.api_type
+        if kind is ApiType.CLASS or (kind is ApiType.FUNCTION and receiver is None):
             self.hooks += 1
-            return hooked(translated, self.hooks, self.state.shared)
-        if self.record.api_type is ApiType.FUNCTION and receiver is None:
-            self.hooks += 1
-            return reused(translated, self.hooks)
+            return _hook(self.record, translated, self.hooks, self.state.shared)
         return translated
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:

@@ -31,7 +31,13 @@ import apimap
 from apimap.record import phrases
 from apimap.verify.protocol import decode, encode
 from apimap.verify.sandbox import Sandbox
-from apimap.verify.weight_files import FILES_KEY, SIZES_KEY, SpilledWeights, WeightFiles
+from apimap.verify.weight_files import (
+    FILES_KEY,
+    SIZES_KEY,
+    SpilledWeights,
+    WeightFiles,
+    remove,
+)
 
 STARTUP_TIMEOUT = 300.0
 """Seconds a worker may take to import its library (slow disks, busy machines)."""
@@ -200,7 +206,7 @@ class Worker:
                     done = self._read_exact(size, deadline, sink.write)
                 files[str(label)] = path
             if done is not True:
-                SpilledWeights(files)  # removes what was written
+                remove(list(files.values()))
                 return done
         return {FILES_KEY: SpilledWeights(files)} if self.weights is not None else {"blobs": kept}
 

@@ -153,21 +153,22 @@ class Tolerance:
         return replace(self, rtol=max(self.rtol, low[0]), atol=max(self.atol, low[1]))
 
 
-def decode_array(value: dict[str, Any]) -> Any:
-    raw = base64.b64decode(value["data"])
+def _storage(value: dict[str, Any]) -> Any:
     storage = np.dtype(value["storage"])
     if storage.hasobject:
         raise ValueError("object arrays are not accepted")
-    return np.frombuffer(raw, dtype=storage).reshape(value["shape"])
+    return storage
+
+
+def decode_array(value: dict[str, Any]) -> Any:
+    raw = base64.b64decode(value["data"])
+    return np.frombuffer(raw, dtype=_storage(value)).reshape(value["shape"])
 
 
 def read_array(path: str, value: dict[str, Any]) -> Any:
     """The array ``value`` describes (its ``storage`` and ``shape``) from the raw bytes in
     the file at ``path``."""
-    storage = np.dtype(value["storage"])
-    if storage.hasobject:
-        raise ValueError("object arrays are not accepted")
-    return np.fromfile(path, dtype=storage).reshape(value["shape"])
+    return np.fromfile(path, dtype=_storage(value)).reshape(value["shape"])
 
 
 def _scalar(value: dict[str, Any]) -> Any:

@@ -45,10 +45,11 @@ class SpilledWeights:
 
     def __init__(self, files: dict[str, str]) -> None:
         self.files = files
-        weakref.finalize(self, _remove, list(files.values()))
+        weakref.finalize(self, remove, list(files.values()))
 
 
-def _remove(paths: list[str]) -> None:
+def remove(paths: list[str]) -> None:
+    """Delete these files (those already gone are no error)."""
     for path in paths:
         with contextlib.suppress(OSError):
             os.unlink(path)
