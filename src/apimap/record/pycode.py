@@ -51,11 +51,6 @@ def _levels(tree: ast.AST, limit: int) -> tuple[int, list[ast.AST]]:
     return depth, nodes
 
 
-def tree_depth(tree: ast.AST, limit: int = MAX_CODE_DEPTH) -> int:
-    """The depth of ``tree``, counted up to ``limit + 1``."""
-    return _levels(tree, limit)[0]
-
-
 def walk(tree: ast.AST) -> list[ast.AST]:
     """Every node of ``tree`` in :func:`ast.walk`'s order (breadth first), as a list, for
     code that reads the nodes more than once (half again as fast as the generator)."""
