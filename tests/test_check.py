@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -58,9 +59,72 @@ def test_cache_reuses_results_until_the_content_changes(tmp_path: Path) -> None:
 def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
     copy_clean_record(tmp_path)
     cache = tmp_path / "cache"
-    cache.mkdir()
-    (cache / "check.json").write_text("{not json", encoding="utf-8")
-    assert run_check([tmp_path / "mappings"], cache_dir=cache).diagnostics == []
+    run_check([tmp_path / "mappings"], cache_dir=cache)
+    for stored in (cache / "check").iterdir():
+        stored.write_text("{not json", encoding="utf-8")
+    result = run_check([tmp_path / "mappings"], cache_dir=cache)
+    assert (result.cached, result.diagnostics) == (0, [])
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 1  # written anew
+
+
+def _copies(record: Path, count: int) -> list[Path]:
+    copies = []
+    for index in range(count):
+        copy = record.parent / f"copy{index}.yaml"
+        copy.write_bytes(record.read_bytes())
+        copies.append(copy)
+    return copies
+
+
+def _cached_paths(cache: Path) -> set[str]:
+    paths = set()
+    for shard in (cache / "check").glob("[0-9a-f][0-9a-f].json"):
+        entries = json.loads(shard.read_text(encoding="utf-8"))["entries"]
+        paths.update(entry["path"] for entry in entries.values())
+    return paths
+
+
+def test_a_one_file_run_keeps_the_other_files_results(tmp_path: Path) -> None:
+    record = copy_clean_record(tmp_path)
+    copies = _copies(record, 6)
+    cache = tmp_path / "cache"
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 0
+    copies[0].write_text(copies[0].read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    one = run_check([copies[0]], cache_dir=cache)  # what the pre-commit hook runs
+    assert (one.files, one.cached) == (1, 0)
+    again = run_check([tmp_path / "mappings"], cache_dir=cache)
+    assert (again.files, again.cached) == (7, 7)
+
+
+def test_a_folder_run_forgets_deleted_files(tmp_path: Path) -> None:
+    record = copy_clean_record(tmp_path)
+    copies = _copies(record, 3)
+    cache = tmp_path / "cache"
+    run_check([tmp_path / "mappings"], cache_dir=cache)
+    assert str(copies[1]) in _cached_paths(cache)
+    copies[1].unlink()
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 3
+    assert _cached_paths(cache) == {str(path) for path in (record, copies[0], copies[2])}
+
+
+def test_changed_code_drops_every_result(tmp_path: Path) -> None:
+    copy_clean_record(tmp_path)
+    cache = tmp_path / "cache"
+    run_check([tmp_path / "mappings"], cache_dir=cache)
+    manifest = cache / "check" / "code.json"
+    code = json.loads(manifest.read_text(encoding="utf-8"))
+    assert "checking/runner.py" in code["files"] and "data/surface.json" in code["files"]
+    code["files"]["checking/runner.py"] = "0" * 32  # as if runner.py had been edited since
+    manifest.write_text(json.dumps(code), encoding="utf-8")
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 0
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 1
+
+
+def test_other_rules_do_not_serve_a_run(tmp_path: Path) -> None:
+    copy_clean_record(tmp_path)
+    cache = tmp_path / "cache"
+    run_check([tmp_path / "mappings"], cache_dir=cache, select={"AM2"})
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 0
 
 
 def test_the_committed_mappings_are_clean() -> None:

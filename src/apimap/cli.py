@@ -108,8 +108,9 @@ def _chosen(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The argument parser. Only the subcommand ``argv`` chooses gets its arguments (its
-    module is imported); ``apimap --help`` imports none; ``argv=None`` configures all."""
+    """The argument parser. When ``argv`` names a subcommand, only that one is added, with its
+    arguments (its module is imported); ``apimap --help`` lists every subcommand and imports
+    none; ``argv=None`` configures all."""
     parser = argparse.ArgumentParser(
         prog="apimap",
         description="PyTorch → Paddle API 映射知识库工具 (API mapping knowledge base)",
@@ -117,6 +118,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     chosen = None if argv is None else _chosen(argv)
     for name, (module, configure, help_text) in COMMANDS.items():
+        if chosen in COMMANDS and name != chosen:
+            continue  # building every subcommand's parser costs a pre-commit hook's start-up
         sub = commands.add_parser(name, help=help_text)
         if argv is None or name == chosen:
             getattr(importlib.import_module(module), configure)(sub)
@@ -125,6 +128,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit code (0 clean, 1 findings, 2 usage or internal error)."""
+    if argv is None:
+        # records are validated by apimap's own model: a pydantic plugin installed in the
+        # environment has nothing to observe there, and finding one costs a scan of every
+        # installed package's metadata at each start
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(arguments)
     try:

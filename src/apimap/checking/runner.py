@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gc
-import hashlib
-import json
 import multiprocessing
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -13,8 +11,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from apimap.checking.allowlist import Allowlist, apply_allowlist
+from apimap.checking.check_cache import CheckCache
 from apimap.checking.context import CorpusContext, RecordContext, RecordSummary
 from apimap.checking.diagnostics import Diagnostic, Pending, Severity
+from apimap.checking.results import FileResult
 from apimap.checking.rules.base import Finding, Rule
 from apimap.checking.rules.catalog.am001_encoding import RULE as ENCODING
 from apimap.checking.rules.registry import (
@@ -32,14 +32,6 @@ from apimap.files.stamps import stamp_file
 from apimap.files.validate import validate
 from apimap.record.location import Loc
 from apimap.record.paths import relative_to_mappings
-
-
-@dataclass
-class FileResult:
-    """What checking one file produced."""
-
-    diagnostics: list[Diagnostic]
-    summary: RecordSummary | None
 
 
 @dataclass
@@ -178,74 +170,6 @@ def _run_record_rule(rule: Rule, ctx: RecordContext) -> Iterator[Diagnostic]:
         yield _diagnostic(reported, finding, ctx.path, ctx.record.torch_api)
 
 
-def _code_fingerprint() -> str:
-    """Changes whenever apimap's own code or data (the public-surface table a rule reads)
-    changes, so the cache never outlives a rule."""
-    digest = hashlib.blake2b(digest_size=16)
-    package = Path(__file__).parents[1]  # all of apimap, not only this layer
-    for source in sorted([*package.rglob("*.py"), *package.glob("data/*.json")]):
-        digest.update(str(source.relative_to(package)).encode())
-        digest.update(source.read_bytes())
-    return digest.hexdigest()
-
-
-class Cache:
-    """Per-file results keyed by the file's content, its path and apimap's code."""
-
-    def __init__(self, directory: Path | None, rules_key: str) -> None:
-        self.file = None if directory is None else directory / "check.json"
-        self.salt = (_code_fingerprint() + rules_key).encode()
-        self.entries: dict[str, dict[str, object]] = {}
-        self.fresh: dict[str, dict[str, object]] = {}
-        if self.file is not None and self.file.is_file():
-            try:
-                loaded = json.loads(self.file.read_text(encoding="utf-8"))
-                if isinstance(loaded, dict):
-                    self.entries = loaded
-            except (OSError, ValueError):
-                self.entries = {}
-
-    def key(self, path: str, raw: bytes) -> str:
-        """The cache key of one file."""
-        digest = hashlib.blake2b(raw, digest_size=20)
-        digest.update(path.encode())
-        digest.update(self.salt)
-        return digest.hexdigest()
-
-    def get(self, key: str) -> FileResult | None:
-        """A cached result, if any."""
-        entry = self.entries.get(key)
-        if entry is None:
-            return None
-        self.fresh[key] = entry
-        diagnostics = entry["diagnostics"]
-        summary = entry["summary"]
-        assert isinstance(diagnostics, list)
-        return FileResult(
-            [Diagnostic.from_json(d) for d in diagnostics],
-            None if summary is None else RecordSummary.from_json(summary),  # type: ignore[arg-type]
-        )
-
-    def put(self, key: str, result: FileResult) -> None:
-        """Remember a result."""
-        self.fresh[key] = {
-            "diagnostics": [d.to_json() for d in result.diagnostics],
-            "summary": None if result.summary is None else result.summary.to_json(),
-        }
-
-    def save(self) -> None:
-        """Write the entries used in this run (atomically); stale ones are dropped."""
-        if self.file is None:
-            return
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.file.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(self.fresh, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(self.file)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
-
-
 def read_stamp(record_file: Path) -> bytes | None:
     """The bytes of a record's stamp file, when it has one."""
     location = stamp_file(record_file)
@@ -319,8 +243,8 @@ def _run_check(
 ) -> CheckResult:
     record_rules = selected(RECORD_RULES, select, ignore)
     corpus_rules = selected(CORPUS_RULES, select, ignore)
-    rules_key = ",".join(rule.code for rule in record_rules)
-    cache = Cache(cache_dir, rules_key)
+    rules_key = ",".join(rule.code for rule in [*record_rules, *corpus_rules])
+    cache = CheckCache(cache_dir, rules_key)
     result = CheckResult()
     results: list[FileResult] = []
     misses: list[tuple[str, Job]] = []
@@ -337,16 +261,16 @@ def _run_check(
             continue
         stamp = read_stamp(file)
         key = cache.key(display, raw + b"\0" + (stamp or b""))
-        cached = cache.get(key)
+        cached = cache.get(display, key)
         if cached is None:
             misses.append((key, (display, raw, relative_to_mappings(file.absolute()), stamp)))
         else:
             result.cached += 1
             results.append(cached)
-    for (key, _job), file_result in zip(
+    for (key, job), file_result in zip(
         misses, _check_jobs([job for _, job in misses], record_rules, jobs), strict=True
     ):
-        cache.put(key, file_result)
+        cache.put(job[0], key, file_result)
         results.append(file_result)
     summaries = [r.summary for r in results if r.summary is not None]
     for file_result in results:
@@ -355,7 +279,7 @@ def _run_check(
     for rule in corpus_rules:
         reported, findings = _findings(rule, corpus)
         result.diagnostics += [_diagnostic(reported, f, "<corpus>", None) for f in findings]
-    cache.save()
+    cache.save(path for path in paths if path.is_dir())
     result.diagnostics = [d for d in result.diagnostics if is_selected(d.code, select, ignore)]
     if allowlist is not None:
         checked_apis = {summary.api for summary in summaries}

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
+from dataclasses import dataclass
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Final
 
@@ -117,52 +116,81 @@ def parse_document(text: str) -> dict[str, LibrarySurface]:
 
 @dataclass
 class Surface:
-    """Look-ups over every library of the table."""
+    """Look-ups over every library of the table.
+
+    Each index is built on first use: a pre-commit hook's check asks only for aliases, which
+    need a small part of what the surveys' look-ups do.
+    """
 
     libraries: dict[str, LibrarySurface]
-    names: dict[str, PublicName] = field(init=False)
-    namespaces: dict[str, NamespaceEntry] = field(init=False)
-    modules: frozenset[str] = field(init=False)
-    tensor_methods: frozenset[str] = field(init=False)
-    """Short names of the public ``torch.Tensor`` methods."""
-    _defined: dict[str, str] = field(init=False)
-    _by_short: dict[str, list[tuple[str, str]]] = field(init=False)
-    _aliases: dict[str, list[str]] = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.names = {}
-        self.namespaces = {}
-        modules: set[str] = set()
-        self._defined = {}
-        self._by_short = {}
+    def _entries(self) -> Iterator[tuple[str, str, str, NameEntry]]:
+        """``(library, namespace, full name, entry)`` of every public name, libraries sorted."""
         for library, surface in sorted(self.libraries.items()):
-            modules.update(surface.modules)
             for namespace, ns in surface.namespaces.items():
-                self.namespaces[namespace] = ns
-                if ns.kind == "module":
-                    modules.add(namespace)
                 for short, entry in ns.names.items():
-                    full = f"{namespace}.{short}"
-                    self.names[full] = PublicName(
-                        full, namespace, library, entry.kind, entry.alias_of, entry.defined_in
-                    )
-        self.modules = frozenset(modules)
+                    yield library, namespace, f"{namespace}.{short}", entry
+
+    @cached_property
+    def names(self) -> dict[str, PublicName]:
+        """Full name -> the public name."""
+        return {
+            full: PublicName(full, namespace, library, entry.kind, entry.alias_of, entry.defined_in)
+            for library, namespace, full, entry in self._entries()
+        }
+
+    @cached_property
+    def namespaces(self) -> dict[str, NamespaceEntry]:
+        """Every namespace of every library."""
+        return {
+            namespace: ns
+            for _, surface in sorted(self.libraries.items())
+            for namespace, ns in surface.namespaces.items()
+        }
+
+    @cached_property
+    def modules(self) -> frozenset[str]:
+        """Every public module path, and every namespace that is a module."""
+        modules = {module for surface in self.libraries.values() for module in surface.modules}
+        modules.update(name for name, ns in self.namespaces.items() if ns.kind == "module")
+        return frozenset(modules)
+
+    @cached_property
+    def tensor_methods(self) -> frozenset[str]:
+        """Short names of the public ``torch.Tensor`` methods."""
         tensor = self.namespaces.get("torch.Tensor")
-        self.tensor_methods = frozenset(
+        return frozenset(
             short
             for short, entry in (tensor.names.items() if tensor else ())
             if entry.kind == "method"
         )
-        self._aliases = {}
-        for public in sorted(self.names.values(), key=lambda p: p.name):
-            if public.alias_of:
-                self._aliases.setdefault(public.alias_of, []).append(public.name)
+
+    @cached_property
+    def _alias_of(self) -> dict[str, str]:
+        return {full: entry.alias_of for _, _, full, entry in self._entries() if entry.alias_of}
+
+    @cached_property
+    def _aliases(self) -> dict[str, list[str]]:
+        aliases: dict[str, list[str]] = {}
+        for name, canonical in sorted(self._alias_of.items()):
+            aliases.setdefault(canonical, []).append(name)
+        return aliases
+
+    @cached_property
+    def _defined(self) -> dict[str, str]:
+        defined: dict[str, str] = {}
         for public in sorted(self.names.values(), key=lambda p: (p.alias_of is not None, p.name)):
             if public.defined_in and public.defined_in not in self.names:
-                self._defined.setdefault(public.defined_in, public.name)
+                defined.setdefault(public.defined_in, public.name)
+        return defined
+
+    @cached_property
+    def _by_short(self) -> dict[str, list[tuple[str, str]]]:
+        by_short: dict[str, list[tuple[str, str]]] = {}
         for where, public_name in self._defined.items():
             module, _, short = where.rpartition(".")
-            self._by_short.setdefault(short, []).append((module, public_name))
+            by_short.setdefault(short, []).append((module, public_name))
+        return by_short
 
     def ordered_namespaces(self) -> list[str]:
         """Namespaces by library, then in the order of the namespace list."""
@@ -212,8 +240,7 @@ class Surface:
 
     def canonical(self, name: str) -> str:
         """The canonical name of a public name (itself unless it is an alias)."""
-        public = self.names.get(name)
-        return public.alias_of if public is not None and public.alias_of else name
+        return self._alias_of.get(name, name)
 
     def public_name(self, path: str) -> str | None:
         """The public name a dotted path in code refers to, or ``None``.
@@ -241,11 +268,10 @@ class Surface:
 
 def data_path() -> Path:
     """Where the table lives in the source tree (``apimap surface --update`` writes it)."""
-    return Path(str(resources.files("apimap") / "data" / DATA_FILE))
+    return Path(__file__).resolve().parents[1] / "data" / DATA_FILE
 
 
 @cache
 def load_surface() -> Surface:
     """The committed table (read once per process)."""
-    text = (resources.files("apimap") / "data" / DATA_FILE).read_text(encoding="utf-8")
-    return Surface(parse_document(text))
+    return Surface(parse_document(data_path().read_text(encoding="utf-8")))

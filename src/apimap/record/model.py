@@ -76,7 +76,7 @@ Names = ParamName | list[ParamName]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ConditionalAction(_Strict):
