@@ -102,7 +102,7 @@ def test_without_a_directory_the_weights_stay_in_the_result_as_base64(tmp_path: 
 
 
 def test_a_worker_sends_a_results_weights_raw_after_its_line() -> None:
-    result = {"id": 3, "runs": [], "blobs": {"w0": base64.b64encode(b"ab").decode(), "w1": ""}}
+    result: dict[str, object] = {"id": 3, "runs": [], "blobs": {"w0": b"ab", "w1": b""}}
     assert raw_blobs(result) == [b"ab", b""]
     assert result == {"id": 3, "runs": [], SIZES_KEY: {"w0": 2, "w1": 0}}
     assert raw_blobs({"id": 4, "runs": []}) == []

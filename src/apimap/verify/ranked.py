@@ -15,6 +15,7 @@ are the ranks', rank by rank, compared as lists.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import re
@@ -143,8 +144,10 @@ def _rank(
         outcome = runtime.run({**spec, "rank": rank}, side, store)
         if rank:
             outcome.pop("weights", None)  # rank 0 records the layers' weights for paddle
-        elif store.made:
-            outcome["blobs"] = store.made
+        elif store.made:  # in base64, like the rest of the rank's outcome line
+            outcome["blobs"] = {
+                label: base64.b64encode(data).decode("ascii") for label, data in store.made.items()
+            }
         view = memoryview(encode(outcome))
         while view:
             view = view[os.write(channel, view) :]

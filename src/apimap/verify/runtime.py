@@ -15,6 +15,7 @@ again, carry its weights once.
 
 from __future__ import annotations
 
+import base64
 import copy
 import faulthandler
 import functools
@@ -23,7 +24,7 @@ import signal
 import traceback
 from typing import Any
 
-from apimap.verify import transforms, values
+from apimap.verify import sides, transforms, values
 from apimap.verify.sides import Side
 
 SEED = 0
@@ -102,42 +103,63 @@ class WeightStore:
         self, encoded: dict[str, str] | None = None, files: dict[str, str] | None = None
     ) -> None:
         self.encoded: dict[str, str] = dict(encoded or {})
-        """Label -> an array's bytes in base64: what the job brought and what it made."""
+        """Label -> an array's bytes in base64, as the job brought them."""
         self.files: dict[str, str] = dict(files or {})
         """Label -> the file holding an array's bytes (a paddle job's torch weights, see
         :mod:`apimap.verify.weight_files`)."""
-        self._labels: dict[str, str] = {}
+        self.raw: dict[str, bytes] = {}
+        """Label -> the bytes of an array this job recorded (never base64: a VGG's half
+        gigabyte took seconds to encode here and seconds again to decode for sending)."""
+        self._labels: dict[bytes, str] = {}
         """The bytes of each array this job's runs recorded -> its label."""
         self._arrays: dict[tuple[str, str, tuple[int, ...]], Any] = {}
+        self._converted: dict[tuple[int, str, bool], tuple[Any, Any]] = {}
+        """(id of a source array, dtype, transposed) -> (the source, kept so that its id
+        stays its own; what it became)."""
 
     @property
-    def made(self) -> dict[str, str]:
+    def made(self) -> dict[str, bytes]:
         """Label -> bytes of the arrays this job's runs recorded, to send back."""
-        return {label: data for data, label in self._labels.items()}
+        return dict(self.raw)
 
     def adopt(self, made: dict[str, str]) -> None:
-        """Take arrays another process recorded under labels it numbered after this store's
-        (a rank of a process group): they are this job's now, and go back with its result."""
+        """Take arrays another process recorded (in base64) under labels it numbered after
+        this store's (a rank of a process group): they are this job's now, and go back with
+        its result."""
         for label, data in made.items():
-            self.encoded[label] = data
-            self._labels[data] = label
+            raw = base64.b64decode(data)
+            self.raw[label] = raw
+            self._labels[raw] = label
 
     def put(self, item: dict[str, Any]) -> dict[str, Any]:
-        """``item`` (an encoded array) with its bytes replaced by their label."""
+        """``item`` (an array encoded with its raw bytes) with its bytes replaced by their
+        label."""
         data = item.pop("data")
         label = self._labels.get(data)
         if label is None:
-            label = self._labels[data] = f"w{len(self.encoded)}"
-            self.encoded[label] = data
+            label = self._labels[data] = f"w{len(self.encoded) + len(self.raw)}"
+            self.raw[label] = data
         return {**item, "blob": label}
+
+    def converted(self, array: Any, dtype: str, transposed: bool) -> Any:
+        """One of this store's arrays as paddle's layer takes it (see
+        :func:`~apimap.verify.sides.c_order`), made once per job: the probes of a call load
+        the same weights into layer after layer."""
+        key = (id(array), dtype, transposed)
+        if key not in self._converted:
+            self._converted[key] = (array, sides.c_order(array, dtype, transposed, values.np))
+        return self._converted[key][1]
 
     def array(self, item: dict[str, Any]) -> Any:
         """The NumPy array ``item`` refers to, decoded once per label, dtype and shape."""
         key = (str(item["blob"]), str(item["storage"]), tuple(item["shape"]))
         if key not in self._arrays:
+            raw = self.raw.get(key[0])
             data = self.encoded.get(key[0])
             file = self.files.get(key[0])
-            if data is not None:
+            if raw is not None:
+                self._arrays[key] = values.raw_array(raw, item)
+            elif data is not None:
                 self._arrays[key] = values.decode_array({**item, "data": data})
             elif file is not None:
                 self._arrays[key] = values.read_array(file, item)
@@ -282,7 +304,9 @@ class _Layers:
                 limit = values.MAX_WEIGHT_ELEMENTS
                 self.recorded[key] = {
                     "tensors": {
-                        name: self.store.put(values.encode(tensor, self.side, max_elements=limit))
+                        name: self.store.put(
+                            values.encode(tensor, self.side, max_elements=limit, raw=True)
+                        )
                         for name, tensor in state.items()
                     },
                     "trainable": sorted(self.side.trainable(layer)),
@@ -293,7 +317,7 @@ class _Layers:
             trainable = set(recorded["trainable"])
             if self.rename is not None:
                 arrays, trainable = self._renamed(arrays, trainable)
-            self.problems += self.side.load_state(layer, arrays, trainable)
+            self.problems += self.side.load_state(layer, arrays, trainable, self.store.converted)
             if self.problems:
                 raise RuntimeError(
                     "无法复制权重 (cannot copy the weights)：" + "；".join(self.problems)

@@ -62,12 +62,13 @@ class TooLarge(ValueError):
 
 
 def encode(
-    value: Any, side: Any, depth: int = 0, max_elements: int = MAX_ELEMENTS
+    value: Any, side: Any, depth: int = 0, max_elements: int = MAX_ELEMENTS, raw: bool = False
 ) -> dict[str, Any]:
     """``value`` as JSON-ready data; ``side`` is the worker's :class:`~apimap.verify.sides.Side`.
 
     A sparse tensor is sent as its dense values plus its ``layout``; an array of more than
-    ``max_elements`` elements raises :class:`TooLarge`."""
+    ``max_elements`` elements raises :class:`TooLarge`. With ``raw`` an array's ``data`` is
+    its bytes rather than their base64 (layer weights, which travel outside the JSON)."""
     if depth > MAX_DEPTH:
         raise TooLarge("嵌套过深 (nested too deeply)")
     if isinstance(value, bool) or value is None:
@@ -83,42 +84,47 @@ def encode(
     if side.is_tensor(value):
         layout = side.sparse_layout(value)
         dtype, array, grad = side.array(value)
-        encoded = _array(dtype, array, grad, "tensor", max_elements)
+        encoded = _array(dtype, array, grad, "tensor", max_elements, raw)
         if layout is not None:
             encoded["layout"] = layout
         return encoded
     if isinstance(value, side.np.ndarray | side.np.generic):
         array = side.np.asarray(value)
-        return _array(str(array.dtype), array, False, "ndarray", max_elements)
+        return _array(str(array.dtype), array, False, "ndarray", max_elements, raw)
     kind = type(value).__name__
     if kind == "Size" or (side.name == "paddle" and kind == "Shape"):
         return {"t": "shape", "v": [int(item) for item in value]}
     if kind in {"dtype", "DataType", "VarType"}:
         return {"t": "dtype", "v": str(value).rsplit(".", 1)[-1]}
     if isinstance(value, list | tuple):
-        items = [encode(item, side, depth + 1, max_elements) for item in value]
+        items = [encode(item, side, depth + 1, max_elements, raw) for item in value]
         return {"t": "list" if isinstance(value, list) else "tuple", "v": items}
     if isinstance(value, dict) and all(isinstance(key, str | int) for key in value):
         return {
             "t": "dict",
-            "v": [[str(k), encode(v, side, depth + 1, max_elements)] for k, v in value.items()],
+            "v": [
+                [str(k), encode(v, side, depth + 1, max_elements, raw)] for k, v in value.items()
+            ],
         }
     return {"t": "opaque", "v": f"{type(value).__module__}.{type(value).__qualname__}"}
 
 
-def _array(dtype: str, array: Any, grad: bool, tag: str, max_elements: int) -> dict[str, Any]:
+def _array(
+    dtype: str, array: Any, grad: bool, tag: str, max_elements: int, raw: bool
+) -> dict[str, Any]:
     if array.size > max_elements:
         raise TooLarge(f"{array.size} 个元素 (elements)")
     data = np.asarray(array)
     if not data.flags.c_contiguous:
         data = data.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
+    content = data.tobytes()
     return {
         "t": tag,
         "dtype": dtype,
         "shape": list(data.shape),
         "grad": grad,
         "storage": str(data.dtype),
-        "data": base64.b64encode(data.tobytes()).decode("ascii"),
+        "data": content if raw else base64.b64encode(content).decode("ascii"),
     }
 
 
@@ -161,8 +167,12 @@ def _storage(value: dict[str, Any]) -> Any:
 
 
 def decode_array(value: dict[str, Any]) -> Any:
-    raw = base64.b64decode(value["data"])
-    return np.frombuffer(raw, dtype=_storage(value)).reshape(value["shape"])
+    return raw_array(base64.b64decode(value["data"]), value)
+
+
+def raw_array(data: bytes, value: dict[str, Any]) -> Any:
+    """The array ``value`` describes (its ``storage`` and ``shape``) from its raw bytes."""
+    return np.frombuffer(data, dtype=_storage(value)).reshape(value["shape"])
 
 
 def read_array(path: str, value: dict[str, Any]) -> Any:

@@ -13,7 +13,6 @@ The files go when nothing refers to the result that made them any more.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import itertools
 import os
@@ -35,7 +34,7 @@ def raw_blobs(result: dict[str, Any]) -> list[bytes]:
     made = result.pop("blobs", None)
     if not isinstance(made, dict) or not made:
         return []
-    raw = {str(label): base64.b64decode(data) for label, data in made.items()}
+    raw = {str(label): bytes(data) for label, data in made.items()}
     result[SIZES_KEY] = {label: len(data) for label, data in raw.items()}
     return list(raw.values())
 
