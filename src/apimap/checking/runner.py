@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -141,13 +140,23 @@ def _start_worker() -> None:
     gc.disable()  # as above; a worker lives for one run
 
 
+def _forking(processes: int, jobs: int) -> bool:
+    """Whether to check in forked workers: enough files, and a system that forks."""
+    if processes <= 1 or jobs < PARALLEL_THRESHOLD:
+        return False
+    import multiprocessing  # only here: a pre-commit hook's few files never need it
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def _check_jobs(jobs: list[Job], rules: Sequence[Rule], processes: int | None) -> list[FileResult]:
     """Check files, in forked worker processes when there are many of them."""
     global _worker_rules
     processes = processes or os.cpu_count() or 1
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    if processes <= 1 or len(jobs) < PARALLEL_THRESHOLD or not fork:
+    if not _forking(processes, len(jobs)):
         return [check_source(d, raw, rules, rel, stamp) for d, raw, rel, stamp in jobs]
+    import multiprocessing
+
     _worker_rules = rules  # inherited by the forked workers
     context = multiprocessing.get_context("fork")
     with context.Pool(processes, initializer=_start_worker) as pool:
