@@ -67,6 +67,19 @@ def test_corrupt_cache_is_ignored(tmp_path: Path) -> None:
     assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 1  # written anew
 
 
+def test_an_unreadable_cache_entry_is_a_miss(tmp_path: Path) -> None:
+    copy_clean_record(tmp_path)
+    cache = tmp_path / "cache"
+    run_check([tmp_path / "mappings"], cache_dir=cache)
+    for shard in (cache / "check").glob("[0-9a-f][0-9a-f].json"):
+        stored = json.loads(shard.read_text(encoding="utf-8"))
+        for entry in stored["entries"].values():
+            entry["diagnostics"] = [{"code": 1}]  # well-formed JSON, not a diagnostic
+        shard.write_text(json.dumps(stored), encoding="utf-8")
+    result = run_check([tmp_path / "mappings"], cache_dir=cache)
+    assert (result.cached, result.diagnostics) == (0, [])
+
+
 def _copies(record: Path, count: int) -> list[Path]:
     copies = []
     for index in range(count):

@@ -140,14 +140,16 @@ class CheckCache:
         entry = self._stored(index).get(key)
         if entry is None:
             return None
+        try:
+            summary = entry["summary"]
+            found = FileResult(
+                [Diagnostic.from_json(d) for d in entry["diagnostics"]],  # type: ignore[attr-defined]
+                None if summary is None else RecordSummary.from_json(summary),  # type: ignore[arg-type]
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None  # an entry this code cannot read is a miss, never a crash
         self._fresh.setdefault(index, {})[key] = entry
-        diagnostics = entry["diagnostics"]
-        summary = entry["summary"]
-        assert isinstance(diagnostics, list)
-        return FileResult(
-            [Diagnostic.from_json(d) for d in diagnostics],
-            None if summary is None else RecordSummary.from_json(summary),  # type: ignore[arg-type]
-        )
+        return found
 
     def put(self, path: str, key: str, result: FileResult) -> None:
         """Remember the result of the file at ``path``."""
