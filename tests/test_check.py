@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apimap.checking import runner
+from apimap.checking import check_cache, runner
 from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
 from apimap.checking.rules.registry import RECORD_RULES
@@ -131,6 +131,30 @@ def test_changed_code_drops_every_result(tmp_path: Path) -> None:
     manifest.write_text(json.dumps(code), encoding="utf-8")
     assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 0
     assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 1
+
+
+def test_a_run_that_imports_more_of_apimap_keeps_the_stored_results(tmp_path: Path) -> None:
+    record = copy_clean_record(tmp_path)
+    copies = _copies(record, 3)
+    cache = tmp_path / "cache"
+    run_check([tmp_path / "mappings"], cache_dir=cache)
+    manifest = cache / "check" / "code.json"
+    code = json.loads(manifest.read_text(encoding="utf-8"))
+    del code["files"]["checking/runner.py"]  # as if the writing run had not imported it
+    manifest.write_text(json.dumps(code), encoding="utf-8")
+    for shard in (cache / "check").glob("[0-9a-f][0-9a-f].json"):  # entries of that run
+        stored = json.loads(shard.read_text(encoding="utf-8"))
+        stored["salt"] = runner_salt = check_cache._salt(code["files"], code["rules"])
+        shard.write_text(json.dumps(stored), encoding="utf-8")
+    assert run_check([copies[0]], cache_dir=cache).cached == 1
+    assert json.loads(manifest.read_text(encoding="utf-8"))["files"].keys() >= {
+        "checking/runner.py"
+    }
+    assert runner_salt not in {
+        json.loads(shard.read_text(encoding="utf-8"))["salt"]
+        for shard in (cache / "check").glob("[0-9a-f][0-9a-f].json")
+    }
+    assert run_check([tmp_path / "mappings"], cache_dir=cache).cached == 4
 
 
 def test_other_rules_do_not_serve_a_run(tmp_path: Path) -> None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from apimap.verify import sides
+from apimap.verify import sides, values
 from apimap.verify.runtime import WeightStore
 from apimap.verify.sides import _mean_std, c_order
 
@@ -52,3 +54,16 @@ def test_a_store_converts_an_array_once_per_job() -> None:
     assert made.shape == (2, 3)
     assert store.converted(array, "float32", True) is made
     assert store.converted(array, "float32", False) is array
+
+
+def test_a_weights_file_is_mapped_and_changes_stay_private(tmp_path: Path) -> None:
+    path = tmp_path / "w0"
+    np.arange(6, dtype="float32").tofile(path)
+    path.chmod(0o444)  # as the sandbox binds the weights folder: read-only
+    array = values.read_array(str(path), {"storage": "float32", "shape": [2, 3]})
+    array *= 2  # weights code may change what it is given
+    assert array.tolist() == [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]
+    assert np.fromfile(path, dtype="float32").tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    empty = tmp_path / "w1"
+    empty.write_bytes(b"")
+    assert values.read_array(str(empty), {"storage": "float32", "shape": [0, 3]}).shape == (0, 3)

@@ -83,6 +83,8 @@ class CheckCache:
     def __init__(self, directory: Path | None, rules_key: str) -> None:
         self.directory = None if directory is None else directory / "check"
         self.rules_key = rules_key
+        self._listed: dict[str, str | None] = {}
+        """The files the stored manifest names, with their digests (when they are unchanged)."""
         self.salt = self._stored_salt()
         self._shards: dict[int, dict[str, dict[str, object]]] = {}
         self._fresh: dict[int, dict[str, dict[str, object]]] = {}
@@ -101,6 +103,7 @@ class CheckCache:
         now = {str(name): _digest(_PACKAGE / str(name)) for name in listed}
         if now != listed:
             return None
+        self._listed = now
         return _salt(now, self.rules_key)
 
     @staticmethod
@@ -170,13 +173,15 @@ class CheckCache:
         if self.directory is None:
             return
         folders = ["" if str(folder) == "." else f"{folder}/" for folder in below]
-        code = _loaded_code()
+        # the stored entries' code, unchanged, and whatever more of apimap this run imported
+        # (a module they did not import had no part in them, so they stay good)
+        code = {**self._listed, **_loaded_code()}
         salt = _salt(code, self.rules_key)
         rewrite_all = salt != self.salt
         for index in range(SHARDS):
             if not rewrite_all and index not in self._fresh and not folders:
                 continue
-            stored = {} if rewrite_all else self._stored(index)
+            stored = self._stored(index)
             kept = {
                 key: entry
                 for key, entry in stored.items()
@@ -186,6 +191,7 @@ class CheckCache:
             entries = {**kept, **self._fresh.get(index, {})}
             if not rewrite_all and entries == stored:
                 continue
+            # a shard written under a new salt holds every entry it keeps, even if unchanged
             self._write(self._shard_file(index), {"salt": salt, "entries": entries})
         if rewrite_all:
             self._write(
