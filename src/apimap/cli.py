@@ -12,7 +12,6 @@ import gc
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 
 from apimap.exit_codes import EXIT_CLEAN, EXIT_USAGE
@@ -149,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CLEAN
     except Exception:
         print("apimap: 内部错误 (internal error)", file=sys.stderr)
+        import traceback  # only on this path: every other start skips its import
+
         traceback.print_exc()
         return EXIT_USAGE
     if argv is None:
