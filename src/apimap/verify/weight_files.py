@@ -7,7 +7,8 @@ until the record was judged: a run over the model records ran out of memory. Ins
 worker sends each array's bytes raw, after the result's line (:data:`SIZES_KEY` gives their
 lengths); the verifying process streams them into files of the run's directory without
 holding them, and a paddle job carries the files' paths (:data:`FILES_KEY`): the paddle
-workers, whose sandbox may read the directory, read the bytes with no base64 and no JSON.
+workers, whose sandbox may read the directory, map the files (copy-on-write) with no base64
+and no JSON; the worker keeps what it records as raw bytes too.
 The files go when nothing refers to the result that made them any more.
 """
 
