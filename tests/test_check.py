@@ -12,6 +12,7 @@ from apimap.checking.diagnostics import Severity
 from apimap.checking.rules.base import Rule, Scope
 from apimap.checking.rules.registry import RECORD_RULES
 from apimap.checking.runner import run_check
+from apimap.files.atomic import write_cache_file
 from rule_fixtures import copy_clean_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +79,21 @@ def test_an_unreadable_cache_entry_is_a_miss(tmp_path: Path) -> None:
         shard.write_text(json.dumps(stored), encoding="utf-8")
     result = run_check([tmp_path / "mappings"], cache_dir=cache)
     assert (result.cached, result.diagnostics) == (0, [])
+
+
+def test_a_cache_that_cannot_be_replaced_keeps_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "cache" / "00.json"
+    write_cache_file(target, "old")
+
+    def full(self: Path, destination: Path) -> Path:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "replace", full)
+    write_cache_file(target, "new")  # no exception: the run goes on without its cache
+    assert target.read_text(encoding="utf-8") == "old"
+    assert [path.name for path in target.parent.iterdir()] == ["00.json"]
 
 
 def _copies(record: Path, count: int) -> list[Path]:

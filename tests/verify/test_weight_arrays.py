@@ -49,11 +49,15 @@ def test_a_store_keeps_recorded_weights_raw_and_each_once() -> None:
 
 def test_a_store_converts_an_array_once_per_job() -> None:
     store = WeightStore()
-    array = np.ones((3, 2), dtype="float32")
+    item = {"t": "tensor", "dtype": "float32", "shape": [3, 2], "storage": "float32"}
+    recorded = store.put({**item, "data": np.ones((3, 2), dtype="float32").tobytes()})
+    array = store.array(recorded)
     made = store.converted(array, "float32", True)
     assert made.shape == (2, 3)
     assert store.converted(array, "float32", True) is made
     assert store.converted(array, "float32", False) is array
+    other = np.ones((3, 2), dtype="float32")  # as the call's weights code makes one per run
+    assert store.converted(other, "float32", True) is not store.converted(other, "float32", True)
 
 
 def test_a_weights_file_is_mapped_and_changes_stay_private(tmp_path: Path) -> None:

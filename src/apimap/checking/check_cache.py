@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 from apimap.checking.context import RecordSummary
 from apimap.checking.diagnostics import Diagnostic
 from apimap.checking.results import FileResult
+from apimap.files.atomic import write_cache_file
 
 SHARDS = 32
 _FORMAT = 1
@@ -200,15 +200,7 @@ class CheckCache:
             )
 
     def _write(self, path: Path, data: dict[str, object]) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            temporary.write_text(
-                json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8"
-            )
-            temporary.replace(path)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+        write_cache_file(path, json.dumps(data, ensure_ascii=False, sort_keys=True))
 
 
 def _valid(entry: object) -> bool:

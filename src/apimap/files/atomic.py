@@ -28,3 +28,18 @@ def write_atomically(path: Path, text: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+def write_cache_file(path: Path, text: str) -> None:
+    """Replace the cache file ``path`` with ``text``, whole or not at all, and never fail: a
+    cache that cannot be written only costs time, and one lost in a crash too (so, unlike
+    :func:`write_atomically`, nothing is flushed to disk). A temporary file left by a failed
+    write is removed."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 
 from apimap.files import loader, validate
+from apimap.files.atomic import write_cache_file
 from apimap.record import categories, model
 
 _FORMAT = 1
@@ -122,11 +122,5 @@ class ContentCache:
                 self._write(path, used[index])
 
     def _write(self, path: Path, entries: dict[str, str]) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            data = {"salt": self.salt, "entries": dict(sorted(entries.items()))}
-            temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            temporary.replace(path)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+        data = {"salt": self.salt, "entries": dict(sorted(entries.items()))}
+        write_cache_file(path, json.dumps(data, ensure_ascii=False))

@@ -113,9 +113,9 @@ class WeightStore:
         self._labels: dict[bytes, str] = {}
         """The bytes of each array this job's runs recorded -> its label."""
         self._arrays: dict[tuple[str, str, tuple[int, ...]], Any] = {}
-        self._converted: dict[tuple[int, str, bool], tuple[Any, Any]] = {}
-        """(id of a source array, dtype, transposed) -> (the source, kept so that its id
-        stays its own; what it became)."""
+        self._converted: dict[tuple[int, str, bool], Any] = {}
+        """(id of one of :attr:`_arrays`, which keep their ids for the job, dtype, transposed)
+        -> what it became."""
 
     @property
     def made(self) -> dict[str, bytes]:
@@ -142,13 +142,17 @@ class WeightStore:
         return {**item, "blob": label}
 
     def converted(self, array: Any, dtype: str, transposed: bool) -> Any:
-        """One of this store's arrays as paddle's layer takes it (see
-        :func:`~apimap.verify.sides.c_order`), made once per job: the probes of a call load
-        the same weights into layer after layer."""
+        """``array`` as paddle's layer takes it (see :func:`~apimap.verify.sides.c_order`);
+        made once per job for the store's own arrays: the probes of a call load the same
+        weights into layer after layer."""
+        if not any(array is own for own in self._arrays.values()):
+            # an array the call's weights code made (renamed, split) is new in every run:
+            # keeping what it became would only hold memory for the rest of the job
+            return sides.c_order(array, dtype, transposed, values.np)
         key = (id(array), dtype, transposed)
         if key not in self._converted:
-            self._converted[key] = (array, sides.c_order(array, dtype, transposed, values.np))
-        return self._converted[key][1]
+            self._converted[key] = sides.c_order(array, dtype, transposed, values.np)
+        return self._converted[key]
 
     def array(self, item: dict[str, Any]) -> Any:
         """The NumPy array ``item`` refers to, decoded once per label, dtype and shape."""

@@ -237,11 +237,11 @@ class Side:
 
         A paddle name matches the torch name itself, the torch name of :data:`WEIGHT_NAMES`,
         or the torch name without paddle's leading underscore (``_weight``). A 2-D weight
-        stored transposed (``Linear``) is transposed. ``convert(array, dtype, transposed)``
-        makes the array paddle gets (default :func:`c_order`; a job passes one that keeps
-        what it made for the next layer built from the same weights). What only one side keeps matters only
+        stored transposed (``Linear``) is transposed. What only one side keeps matters only
         when it is trainable: buffers (a loss's ``weight``, running statistics a layer does
-        not track) are what the code passed in, or start equal.
+        not track) are what the code passed in, or start equal. ``convert(array, dtype,
+        transposed)`` makes the array paddle gets (default :func:`c_order`; a job passes one
+        that keeps what it made for the next layer built from the same weights).
         """
         own = self.layer_state(layer)
         if own is None:
